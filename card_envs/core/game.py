@@ -1,0 +1,159 @@
+"""The contract between a game's rules, its encoding and the shared AEC environment.
+
+A game is a plain-Python object (no Gymnasium or PettingZoo) whose state is a plain data
+object: ``new_game`` builds one from a seeded generator (or an injected deal) and ``apply``
+advances it by one action. The rules decide who acts next, so out-of-turn reactions and
+seat-ordered simultaneous steps need no special case in the environment.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from card_envs.core.spec import ActionSpec, ObsSpec
+
+State = TypeVar("State")
+
+
+def check_option(name: str, value: Any, allowed: Collection[Any]) -> None:
+    """Raise a ``ValueError`` naming the option and its allowed values unless ``value`` is one."""
+    if isinstance(value, bool) and not any(isinstance(a, bool) for a in allowed):
+        ok = False
+    else:
+        try:
+            ok = value in allowed
+        except TypeError:
+            ok = False
+    if not ok:
+        raise ValueError(f"{name}={value!r} is not allowed; choose one of {sorted(allowed)!r}")
+
+
+def check_int_option(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """Raise a ``ValueError`` unless ``value`` is an int in ``[low, high]``."""
+    top = "" if high is None else f", at most {high}"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer >= {low}{top}; got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} must be an integer >= {low}{top}; got {value!r}")
+
+
+class Game(ABC, Generic[State]):
+    """Rules of one game for a fixed configuration."""
+
+    name: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    default_players: ClassVar[int]
+
+    def __init__(self, num_players: int):
+        check_option("num_players", num_players, self.player_counts)
+        self.num_players = int(num_players)
+
+    # -- configuration facts ------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def actions(self) -> ActionSpec:
+        """The action-id table."""
+
+    @property
+    @abstractmethod
+    def max_steps(self) -> int:
+        """An upper bound on the number of actions in one game."""
+
+    # -- transitions --------------------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> State:
+        """A fresh game, dealt from ``rng`` or from the injected ``deal``."""
+
+    @abstractmethod
+    def current_player(self, state: State) -> int:
+        """The seat to act now (meaningless once the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[int]:
+        """Generator of the legal action ids for the player to act, ascending."""
+
+    @abstractmethod
+    def illegal_reason(self, state: State, action: int) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` if it is legal.
+
+        Written independently of ``legal_actions`` (a detector, not a lookup), so the two can be
+        tested against each other.
+        """
+
+    @abstractmethod
+    def apply(self, state: State, action: int, rng: np.random.Generator) -> None:
+        """Advance ``state`` in place by a legal ``action``."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool:
+        """True once the game has ended by its rules."""
+
+    def is_truncated(self, state: State) -> bool:
+        """True when a cap (not the rules) stopped the game."""
+        return False
+
+    @abstractmethod
+    def scores(self, state: State) -> Sequence[float]:
+        """Each seat's game score so far (the ``reward_mode="score"`` reward is its change)."""
+
+    @abstractmethod
+    def winners(self, state: State) -> list[int]:
+        """The seats that won a finished game (several on a shared win)."""
+
+    # -- helpers with defaults ----------------------------------------------------------------
+    def legal_mask(self, state: State) -> np.ndarray:
+        """``int8`` mask of length ``actions.size`` for the player to act."""
+        mask = np.zeros(self.actions.size, np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def clone(self, state: State) -> State:
+        return copy.deepcopy(state)
+
+    @abstractmethod
+    def render(self, state: State) -> str:
+        """The whole table as text (for ``render_mode="ansi"``; shows hidden cards)."""
+
+    def check_invariants(self, state: State) -> None:
+        """Raise ``AssertionError`` if the state breaks a conservation law of the game."""
+
+    def resample_hidden(self, state: State, observer: int, rng: np.random.Generator) -> State:
+        """A copy of ``state`` with what ``observer`` cannot see redrawn consistently."""
+        raise NotImplementedError
+
+
+class Encoding(ABC, Generic[State]):
+    """Turns a state and an observer seat into the observation vector (seat-relative)."""
+
+    def __init__(self, game: Game[State]):
+        self.game = game
+        self.spec = self.build_spec()
+
+    @abstractmethod
+    def build_spec(self) -> ObsSpec:
+        """The observation pieces for this game's configuration."""
+
+    @abstractmethod
+    def encode(self, state: State, seat: int, views: dict[str, np.ndarray]) -> None:
+        """Fill the zeroed ``views`` with what ``seat`` may know."""
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        buffer, views = self.spec.new()
+        self.encode(state, seat, views)
+        return buffer
+
+
+def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:
+    """Zero-sum terminal rewards: winners share +1, losers share -1; all tied get 0."""
+    rewards = [0.0] * num_players
+    if 0 < len(winners) < num_players:
+        losers = num_players - len(winners)
+        rewards = [-1.0 / losers] * num_players
+        for seat in winners:
+            rewards[seat] = 1.0 / len(winners)
+    return rewards

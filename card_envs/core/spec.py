@@ -1,0 +1,116 @@
+"""Layout specs: named observation pieces and action-id blocks.
+
+One spec drives three things, so they cannot drift apart: the flat observation array (and its
+named views), the Gymnasium spaces, and the Markdown tables in ``docs/<game>.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+OBS_DTYPE = np.float32
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One named block of the observation: ``shape`` values in ``[low, high]``."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+    high: float = 1.0
+    low: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+class ObsSpec:
+    """An ordered list of pieces laid out in one flat ``float32`` vector."""
+
+    def __init__(self, pieces: Sequence[Piece]):
+        names = [p.name for p in pieces]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate piece names in {names}")
+        self.pieces = tuple(pieces)
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for piece in self.pieces:
+            self.offsets[piece.name] = offset
+            offset += piece.size
+        self.size = offset
+        self.low = np.concatenate([np.full(p.size, p.low, OBS_DTYPE) for p in self.pieces])
+        self.high = np.concatenate([np.full(p.size, p.high, OBS_DTYPE) for p in self.pieces])
+        self._slices = [
+            (p.name, self.offsets[p.name], self.offsets[p.name] + p.size, p.shape)
+            for p in self.pieces
+        ]
+
+    def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """A zeroed observation vector and its named, shaped views."""
+        buffer = np.zeros(self.size, OBS_DTYPE)
+        return buffer, self.views(buffer)
+
+    def views(self, buffer: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views into ``buffer`` (an observation from this spec): writes go through."""
+        return {
+            name: buffer[start:stop].reshape(shape) for name, start, stop, shape in self._slices
+        }
+
+    def markdown(self) -> str:
+        """The observation table for the docs."""
+        rows = ["| piece | shape | offset | range | meaning |", "|---|---|---|---|---|"]
+        for p in self.pieces:
+            shape = " x ".join(map(str, p.shape))
+            value_range = f"{_num(p.low)}..{_num(p.high)}"
+            rows.append(
+                f"| `{p.name}` | {shape} | {self.offsets[p.name]} | {value_range} | {p.meaning} |"
+            )
+        rows.append(f"| **total** | {self.size} | | | |")
+        return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class ActionBlock:
+    """A contiguous range of action ids with one meaning and a decode rule."""
+
+    name: str
+    size: int
+    meaning: str
+    decode: str
+
+
+class ActionSpec:
+    """Action ids as consecutive named blocks; ``names`` maps every id to readable text."""
+
+    def __init__(self, blocks: Sequence[ActionBlock], name_of: Callable[[int], str]):
+        self.blocks = tuple(blocks)
+        self.start: dict[str, int] = {}
+        offset = 0
+        for block in self.blocks:
+            self.start[block.name] = offset
+            offset += block.size
+        self.size = offset
+        self.names: tuple[str, ...] = tuple(name_of(a) for a in range(self.size))
+        self.ids: dict[str, int] = {name: a for a, name in enumerate(self.names)}
+        if len(self.ids) != self.size:
+            raise ValueError("action names must be unique")
+
+    def markdown(self) -> str:
+        """The action-id table for the docs."""
+        rows = ["| ids | block | meaning | decode |", "|---|---|---|---|"]
+        for block in self.blocks:
+            first = self.start[block.name]
+            ids = f"{first}" if block.size == 1 else f"{first}-{first + block.size - 1}"
+            rows.append(f"| {ids} | `{block.name}` | {block.meaning} | {block.decode} |")
+        rows.append(f"| **total** | {self.size} | | |")
+        return "\n".join(rows)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -1,0 +1,10 @@
+"""Seamless, version 0: ``from card_envs import seamless_v0; env = seamless_v0.env()``.
+
+Rules, rulings, observation planes and action ids: ``docs/seamless.md``.
+"""
+
+from card_envs.seamless.env import env, raw_env
+
+metadata = raw_env.metadata
+
+__all__ = ["env", "metadata", "raw_env"]
