@@ -30,7 +30,7 @@ def check_option(name: str, value: Any, allowed: Collection[Any]) -> None:
         except TypeError:
             ok = False
     if not ok:
-        raise ValueError(f"{name}={value!r} is not allowed; choose one of {sorted(allowed)!r}")
+        raise ValueError(f"{name}={value!r} is not allowed; choose one of {list(allowed)!r}")
 
 
 def check_int_option(name: str, value: Any, low: int, high: int | None = None) -> None:

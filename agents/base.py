@@ -1,0 +1,46 @@
+"""The one agent interface: random, heuristic and trained agents all act from an observation."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from card_envs.core.env import EnvInfo
+
+
+class Agent(ABC):
+    """Chooses a legal action from ``{"observation", "action_mask"}``.
+
+    Built from :class:`~card_envs.core.env.EnvInfo` (spec, seats, action names), never from a
+    game state, so an agent knows only what its seat may know.
+    """
+
+    name = "agent"
+
+    def __init__(self, info: EnvInfo, seed: int | None = None):
+        self.info = info
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; reseed when ``seed`` is given."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """A legal action id for this observation."""
+
+    def views(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Named views of the observation vector (``views["hand"]`` ...)."""
+        return self.info.obs_spec.views(observation["observation"])
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,88 @@
+"""The ``card-envs`` command: ``list``, ``demo``, ``docs`` and the tools registered below."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from card_envs.registry import env_names, make, player_counts
+
+# Modules that add a subcommand: each has ``add_parser(subparsers)`` setting ``func``.
+TOOL_MODULES: tuple[str, ...] = ()
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for name in env_names():
+        counts = ", ".join(map(str, player_counts(name)))
+        print(f"{name:28s} players: {counts}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A seeded game of random legal moves, rendered as text."""
+    from agents import RandomAgent
+
+    names = env_names() if args.game == "all" else [args.game]
+    for name in names:
+        env = make(name, num_players=args.players, render_mode="ansi")
+        env.reset(seed=args.seed)
+        agent = RandomAgent(env.describe(), seed=args.seed)
+        steps = 0
+        for player in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = agent.act(obs)
+            if args.verbose:
+                print(f"{player}: {env.game.actions.names[action]}")
+            env.step(action)
+            steps += 1
+        print(f"== {name}, seed {args.seed}: {steps} moves ==")
+        print(env.render())
+        print()
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from card_envs.core.docs import stale_pages
+
+    stale = stale_pages(write=not args.check)
+    if args.check and stale:
+        print("out of date: " + ", ".join(stale))
+        return 1
+    print("updated: " + ", ".join(stale) if stale else "docs are up to date")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="card-envs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="registered environments").set_defaults(func=cmd_list)
+    demo = sub.add_parser("demo", help="play one seeded random game and print it")
+    demo.add_argument("game", choices=[*env_names(), "all"])
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--verbose", action="store_true", help="print every move")
+    demo.set_defaults(func=cmd_demo)
+    docs = sub.add_parser("docs", help="regenerate the tables in docs/<game>.md")
+    docs.add_argument("--check", action="store_true", help="fail if a page is out of date")
+    docs.set_defaults(func=cmd_docs)
+    for module in TOOL_MODULES:
+        importlib.import_module(module).add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"card-envs: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Generated sections of ``docs/<game>.md``: the tables come from the specs, never by hand.
+
+A page marks each generated block with ``<!-- generated:NAME -->`` ... ``<!-- /generated -->``;
+``card-envs docs`` rewrites them and ``card-envs docs --check`` (run by the tests) fails when a
+page and the code disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from card_envs.registry import env_module, env_names
+
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+_BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n).*?(<!-- /generated -->)", re.S)
+
+
+def doc_path(env_name: str) -> Path:
+    """``docs/seamless.md`` for ``seamless_v0``."""
+    return DOCS_DIR / f"{env_name.rsplit('_v', 1)[0]}.md"
+
+
+def generated_blocks(env_name: str) -> dict[str, str]:
+    """The Markdown of each generated block for one environment."""
+    raw_env = env_module(env_name).raw_env
+    game_class = raw_env.game_class
+    envs = {n: raw_env(num_players=n) for n in game_class.player_counts}
+    default = envs[game_class.default_players]
+    sizes = ", ".join(
+        f"{n}: {e.encoding.spec.size}" for n, e in envs.items()
+    )
+    actions = ", ".join(f"{n}: {e.game.actions.size}" for n, e in envs.items())
+    header = "\n".join(
+        [
+            "| | |",
+            "|---|---|",
+            f"| import | `from card_envs import {env_name}` |",
+            f"| make | `card_envs.make(\"{env_name}\", num_players=...)` |",
+            f"| players | {', '.join(map(str, game_class.player_counts))} "
+            f"(default {game_class.default_players}) |",
+            "| agents | `player_0` .. `player_{n-1}` |",
+            f"| action space | `Discrete` (by players: {actions}) |",
+            f"| observation | `Dict(observation=Box(float32), action_mask=Box(int8))`, "
+            f"observation length by players: {sizes} |",
+            f"| max steps | {', '.join(f'{n}: {e.game.max_steps}' for n, e in envs.items())} |",
+        ]
+    )
+    return {
+        "header": header,
+        "observation": (
+            f"Observation pieces for {game_class.default_players} players, in order "
+            f"(a flat `float32` vector; `EnvInfo.obs_spec.views(vector)` gives named views):\n\n"
+            + default.encoding.spec.markdown()
+        ),
+        "actions": default.game.actions.markdown(),
+    }
+
+
+def render_page(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each generated block replaced by its current Markdown."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(2)
+        if name not in blocks:
+            raise ValueError(f"unknown generated block {name!r}; known: {sorted(blocks)}")
+        return f"{match.group(1)}{blocks[name]}\n{match.group(3)}"
+
+    return _BLOCK.sub(fill, text)
+
+
+def stale_pages(write: bool = False) -> list[str]:
+    """Pages whose generated blocks differ from the code (rewritten when ``write``)."""
+    stale = []
+    for name in env_names():
+        path = doc_path(name)
+        text = path.read_text() if path.exists() else ""
+        blocks = generated_blocks(name)
+        missing = [b for b in blocks if f"<!-- generated:{b} -->" not in text]
+        fresh = render_page(text, blocks)
+        if missing or fresh != text:
+            stale.append(f"{path.name}" + (f" (missing blocks {missing})" if missing else ""))
+            if write and not missing:
+                path.write_text(fresh)
+    return stale
