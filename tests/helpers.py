@@ -33,7 +33,7 @@ def random_steps(env: CardEnv, seed: int, max_steps: int | None = None) -> Itera
     """Play uniformly random legal moves until the game ends, yielding before each action."""
     rng = np.random.default_rng(seed)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
@@ -46,7 +46,10 @@ def random_steps(env: CardEnv, seed: int, max_steps: int | None = None) -> Itera
 
 
 def play_random(
-    name: str, num_players: int, seed: int, each: Callable[[CardEnv, int], None] | None = None,
+    name: str,
+    num_players: int,
+    seed: int,
+    each: Callable[[CardEnv, int], None] | None = None,
     **options,
 ) -> CardEnv:
     """A seeded random game to the end; ``each(env, action)`` runs before every action."""

@@ -43,8 +43,9 @@ def test_pettingzoo_seed(name, num_players):
 
 @cases
 def test_pettingzoo_render(name, num_players, capsys):
-    render_test(lambda render_mode=None: make(name, num_players=num_players,
-                                              render_mode=render_mode))
+    render_test(
+        lambda render_mode=None: make(name, num_players=num_players, render_mode=render_mode)
+    )
     env = make(name, num_players=num_players, render_mode="ansi")
     env.reset(seed=3)
     assert "player_0" in env.render()

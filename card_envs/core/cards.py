@@ -42,9 +42,7 @@ def parse_card(text: str) -> int:
     """Parse ``"10H"``, ``"Q♠"`` or ``"2c"`` into a card code."""
     text = text.strip().upper()
     rank_text, suit_text = text[:-1], text[-1]
-    suits = {s: i for i, s in enumerate(SUIT_LETTERS)} | {
-        s: i for i, s in enumerate(SUIT_SYMBOLS)
-    }
+    suits = {s: i for i, s in enumerate(SUIT_LETTERS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
     if rank_text not in RANK_LABELS or suit_text not in suits:
         raise ValueError(f"not a card: {text!r} (expected e.g. '10H', 'QS', 'A♦')")
     return card(RANK_LABELS.index(rank_text), suits[suit_text])

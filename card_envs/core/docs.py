@@ -27,16 +27,14 @@ def generated_blocks(env_name: str) -> dict[str, str]:
     game_class = raw_env.game_class
     envs = {n: raw_env(num_players=n) for n in game_class.player_counts}
     default = envs[game_class.default_players]
-    sizes = ", ".join(
-        f"{n}: {e.encoding.spec.size}" for n, e in envs.items()
-    )
+    sizes = ", ".join(f"{n}: {e.encoding.spec.size}" for n, e in envs.items())
     actions = ", ".join(f"{n}: {e.game.actions.size}" for n, e in envs.items())
     header = "\n".join(
         [
             "| | |",
             "|---|---|",
             f"| import | `from card_envs import {env_name}` |",
-            f"| make | `card_envs.make(\"{env_name}\", num_players=...)` |",
+            f'| make | `card_envs.make("{env_name}", num_players=...)` |',
             f"| players | {', '.join(map(str, game_class.player_counts))} "
             f"(default {game_class.default_players}) |",
             "| agents | `player_0` .. `player_{n-1}` |",

@@ -186,9 +186,7 @@ class CardEnv(AECEnv, EzPickle):
         if action is None:
             raise TypeError(f"{agent} is still playing; step(None) is only for finished agents")
         if isinstance(action, bool) or not isinstance(action, numbers.Integral):
-            raise TypeError(
-                f"action must be an integer id, got {type(action).__name__} {action!r}"
-            )
+            raise TypeError(f"action must be an integer id, got {type(action).__name__} {action!r}")
         action = int(action)
         names = self.game.actions.names
         if not 0 <= action < len(names):

@@ -27,19 +27,30 @@ class SeamlessEncoding(Encoding[SeamlessState]):
         return ObsSpec(
             [
                 Piece("hand", (cards,), "1 for each card in my hand (card code = suit*13 + rank)"),
-                Piece("trump_suit", (NUM_SUITS,), "one-hot trump suit (clubs, diamonds, hearts, "
-                      "spades)"),
-                Piece("trump_card", (cards,), "the dealer's revealed card while still in the "
-                      "dealer's hand"),
+                Piece(
+                    "trump_suit",
+                    (NUM_SUITS,),
+                    "one-hot trump suit (clubs, diamonds, hearts, spades)",
+                ),
+                Piece(
+                    "trump_card",
+                    (cards,),
+                    "the dealer's revealed card while still in the dealer's hand",
+                ),
                 Piece("dealer", (n,), "one-hot dealer, relative seat (0 = me, 1 = my left, ...)"),
-                Piece("trick", (n, cards), "card played to the current trick by each relative "
-                      "seat"),
+                Piece(
+                    "trick", (n, cards), "card played to the current trick by each relative seat"
+                ),
                 Piece("leader", (n,), "one-hot leader of the current trick, relative seat"),
                 Piece("claiming", (1,), "1 when I won the trick and must claim a card"),
                 Piece("rows", (n, cards), "each relative seat's row as cards (rank slot, suit)"),
                 Piece("played", (cards,), "cards seen played this round (tricks so far)"),
-                Piece("totals", (n,), "game totals (added at each round end), relative seats",
-                      high=MAX_TOTAL),
+                Piece(
+                    "totals",
+                    (n,),
+                    "game totals (added at each round end), relative seats",
+                    high=MAX_TOTAL,
+                ),
                 Piece("round", (self.game.max_rounds,), "one-hot round number"),
                 Piece("trick_number", (TRICKS_PER_ROUND,), "one-hot trick number in the round"),
             ]

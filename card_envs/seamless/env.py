@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from card_envs.core.env import CardEnv
 from card_envs.seamless.encoding import SeamlessEncoding
 from card_envs.seamless.rules import SeamlessGame
 
 
-class raw_env(CardEnv):  # noqa: N801 - PettingZoo's module convention
+class raw_env(CardEnv):
     """Seamless, 4 players. Options: ``trick_one_trump_lead`` (``"no_other_suit"`` or
     ``"void_in_a_suit"``), ``max_rounds`` (5), ``target_score`` (15), ``reward_mode``
     (``"win"`` or ``"score"``), ``render_mode`` (``"ansi"``/``"human"``)."""
 
     game_class = SeamlessGame
     encoding_class = SeamlessEncoding
-    metadata = {**CardEnv.metadata, "name": "seamless_v0"}
+    metadata: ClassVar[dict[str, Any]] = {**CardEnv.metadata, "name": "seamless_v0"}
 
 
 def env(**options: Any) -> raw_env:

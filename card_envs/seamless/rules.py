@@ -243,9 +243,12 @@ class SeamlessGame(Game[SeamlessState]):
             if suit != lead and any(c // NUM_RANKS == lead for c in hand):
                 return "you must follow the led suit"
             return None
-        if state.trick_number == 0 and suit == state.trump:
-            if not self._may_lead_trump(hand, state.trump):
-                return "trump may not be led on trick 1 while you hold another suit"
+        if (
+            state.trick_number == 0
+            and suit == state.trump
+            and not self._may_lead_trump(hand, state.trump)
+        ):
+            return "trump may not be led on trick 1 while you hold another suit"
         return None
 
     # -- transitions --------------------------------------------------------------------------
@@ -308,8 +311,13 @@ class SeamlessGame(Game[SeamlessState]):
         def key(seat: int) -> tuple[int, ...]:
             final = state.last_round[seat]
             after_dealer = (seat - state.dealer - 1) % NUM_PLAYERS
-            return (state.totals[seat], final.rank_runs, final.suit_runs, final.cards,
-                    -after_dealer)
+            return (
+                state.totals[seat],
+                final.rank_runs,
+                final.suit_runs,
+                final.cards,
+                -after_dealer,
+            )
 
         return [max(range(NUM_PLAYERS), key=key)]
 
@@ -319,8 +327,9 @@ class SeamlessGame(Game[SeamlessState]):
         held = [c for hand in state.hands for c in hand]
         everything = sorted(held + state.trick + state.discard + row_cards)
         assert everything == list(range(DECK_SIZE)), "the 52 cards are not conserved"
-        sizes = {len(hand) + (i in self._played_this_trick(state)) for i, hand in
-                 enumerate(state.hands)}
+        sizes = {
+            len(hand) + (i in self._played_this_trick(state)) for i, hand in enumerate(state.hands)
+        }
         assert sizes == {TRICKS_PER_ROUND - state.trick_number} or state.over, "hand sizes"
 
     def _played_this_trick(self, state: SeamlessState) -> set[int]:
@@ -348,7 +357,8 @@ class SeamlessGame(Game[SeamlessState]):
             f"Seamless round {state.round + 1}/{self.max_rounds}, "
             f"trick {min(state.trick_number + 1, TRICKS_PER_ROUND)}"
             f", dealer player_{state.dealer}, trump {suit} (revealed {trump_card})",
-            "trick: " + (" ".join(card_name(c) for c in state.trick) or "-")
+            "trick: "
+            + (" ".join(card_name(c) for c in state.trick) or "-")
             + f" (led by player_{state.leader})",
         ]
         for p in range(NUM_PLAYERS):
