@@ -206,6 +206,7 @@ def test_no_information_leak(name, num_players, seed, cut):
         resampled = game.resample_hidden(env.state, seat, rng)
         original = env.encoding.observe(env.state, seat)
         assert np.array_equal(env.encoding.observe(resampled, seat), original)
+        assert game.render_seat(resampled, seat) == game.render_seat(env.state, seat)
 
 
 @cases

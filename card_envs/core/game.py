@@ -119,6 +119,10 @@ class Game(ABC, Generic[State]):
     def render(self, state: State) -> str:
         """The whole table as text (for ``render_mode="ansi"``; shows hidden cards)."""
 
+    @abstractmethod
+    def render_seat(self, state: State, seat: int) -> str:
+        """The table as ``seat`` may see it (for human play): nothing hidden from that seat."""
+
     def check_invariants(self, state: State) -> None:
         """Raise ``AssertionError`` if the state breaks a conservation law of the game."""
 

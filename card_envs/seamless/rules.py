@@ -351,6 +351,13 @@ class SeamlessGame(Game[SeamlessState]):
         return new
 
     def render(self, state: SeamlessState) -> str:
+        return self._table(state, visible=range(NUM_PLAYERS))
+
+    def render_seat(self, state: SeamlessState, seat: int) -> str:
+        return self._table(state, visible=(seat,))
+
+    def _table(self, state: SeamlessState, visible: range | tuple[int, ...]) -> str:
+        """The table as text, showing the hands of the ``visible`` seats only."""
         suit = "♣♦♥♠"[state.trump]
         trump_card = card_name(state.trump_card) if state.trump_card != EMPTY else "played"
         lines = [
@@ -365,7 +372,10 @@ class SeamlessGame(Game[SeamlessState]):
             row = " ".join(
                 card_name(s * NUM_RANKS + r) for r, s in enumerate(state.rows[p]) if s != EMPTY
             )
-            hand = " ".join(card_name(c) for c in state.hands[p])
+            if p in visible:
+                hand = " ".join(card_name(c) for c in state.hands[p])
+            else:
+                hand = f"{len(state.hands[p])} cards"
             lines.append(f"player_{p} total {state.totals[p]:3d} | row: {row or '-'} | {hand}")
         if state.over:
             lines.append(f"game over: winner player_{self.winners(state)[0]}")
