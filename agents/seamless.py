@@ -1,0 +1,96 @@
+"""A Seamless heuristic that reads only its own observation.
+
+Play: win a trick cheaply when the win is safe (last to play, or holding the best card still
+out), otherwise keep strength by dumping the weakest legal card. Claim: take the card that adds
+the most to this round's row score, preferring ranks that sit next to owned ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from card_envs.core.cards import DECK_SIZE, NUM_RANKS
+from card_envs.seamless.rules import CLAIM_BASE, EMPTY, NUM_PLAYERS, score_row
+
+
+def _strength(card: int, trump: int, lead_suit: int) -> int:
+    """Trick-taking power: trumps above the led suit above everything else."""
+    suit, rank = divmod(card, NUM_RANKS)
+    if suit == trump:
+        return 2 * NUM_RANKS + rank
+    if suit == lead_suit:
+        return NUM_RANKS + rank
+    return rank - NUM_RANKS
+
+
+def _row_value(row: list[int]) -> float:
+    """Points of a row plus a small bonus for owned neighbours (future runs)."""
+    adjacency = sum(row[r] != EMPTY and row[r + 1] != EMPTY for r in range(NUM_RANKS - 1))
+    return score_row(row).points + 0.1 * adjacency
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        views = self.views(observation)
+        if legal[0] >= CLAIM_BASE:
+            return self._claim(views, legal)
+        return self._play(views, legal)
+
+    def _my_row(self, views: dict[str, np.ndarray]) -> list[int]:
+        row = [EMPTY] * NUM_RANKS
+        for card in np.flatnonzero(views["rows"][0]):
+            row[card % NUM_RANKS] = card // NUM_RANKS
+        return row
+
+    def _claim(self, views: dict[str, np.ndarray], legal: np.ndarray) -> int:
+        row = self._my_row(views)
+
+        def value(action: int) -> float:
+            suit, rank = divmod(int(action) - CLAIM_BASE, NUM_RANKS)
+            after = list(row)
+            after[rank] = suit
+            return _row_value(after)
+
+        return int(max(legal, key=value))
+
+    def _play(self, views: dict[str, np.ndarray], legal: np.ndarray) -> int:
+        trump = int(np.argmax(views["trump_suit"]))
+        trick = views["trick"]
+        played_now = [
+            int(np.flatnonzero(trick[s])[0]) for s in range(NUM_PLAYERS) if trick[s].any()
+        ]
+        cards = [int(c) for c in legal]
+        if not played_now:
+            return self._lead(views, cards, trump)
+        lead_suit = self._lead_suit(views, trick)
+        best = max(_strength(c, trump, lead_suit) for c in played_now)
+        winners = [c for c in cards if _strength(c, trump, lead_suit) > best]
+        last_to_play = len(played_now) == NUM_PLAYERS - 1
+        if winners and (last_to_play or self._is_boss(views, max(winners), trump, lead_suit)):
+            pick = min if last_to_play else max
+            return pick(winners, key=lambda c: _strength(c, trump, lead_suit))
+        return min(cards, key=lambda c: (_strength(c, trump, lead_suit), c % NUM_RANKS))
+
+    def _lead_suit(self, views: dict[str, np.ndarray], trick: np.ndarray) -> int:
+        leader = int(np.argmax(views["leader"]))
+        return int(np.flatnonzero(trick[leader])[0]) // NUM_RANKS
+
+    def _is_boss(self, views: dict[str, np.ndarray], card: int, trump: int, lead_suit: int) -> bool:
+        """No unseen card could beat ``card`` in this trick."""
+        seen = views["played"] + views["hand"]
+        power = _strength(card, trump, lead_suit)
+        return all(
+            seen[other] or _strength(other, trump, lead_suit) < power
+            for other in range(DECK_SIZE)
+            if other // NUM_RANKS in (trump, lead_suit)
+        )
+
+    def _lead(self, views: dict[str, np.ndarray], cards: list[int], trump: int) -> int:
+        bosses = [c for c in cards if self._is_boss(views, c, trump, c // NUM_RANKS)]
+        if bosses:
+            return min(bosses, key=lambda c: (c // NUM_RANKS == trump, -(c % NUM_RANKS)))
+        return min(cards, key=lambda c: (c // NUM_RANKS == trump, c % NUM_RANKS))
