@@ -8,7 +8,7 @@ from pathlib import Path
 from agents.base import Agent, RandomAgent
 from card_envs.core.env import EnvInfo
 
-__all__ = ["Agent", "RandomAgent", "agent_kinds", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "agent_kinds", "make_agent", "shipped_checkpoint"]
 
 
 def _game_module(info: EnvInfo) -> str:
@@ -23,11 +23,19 @@ def agent_kinds(info: EnvInfo) -> list[str]:
         kinds.append("heuristic")
     except ModuleNotFoundError:
         pass
+    if shipped_checkpoint(info.name).exists():
+        kinds.append("ppo")
     return kinds
 
 
+def shipped_checkpoint(env_name: str) -> Path:
+    """Where a game's trained checkpoint ships: ``training/checkpoints/<env>_ppo.zip``."""
+    return Path(__file__).resolve().parents[1] / "training" / "checkpoints" / f"{env_name}_ppo.zip"
+
+
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
-    """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), or a checkpoint path."""
+    """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), ``"ppo"`` (the shipped
+    MaskablePPO checkpoint of the game) or a checkpoint path."""
     if kind == "random":
         return RandomAgent(info, seed)
     if kind == "heuristic":
@@ -36,8 +44,13 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
         except ModuleNotFoundError as error:
             raise ValueError(f"no heuristic agent for {info.name}") from error
         return module.HeuristicAgent(info, seed)
-    if Path(kind).exists():
+    if kind == "ppo" or Path(kind).suffix == ".zip" or Path(kind).exists():
         from training.policy import load_policy_agent
 
-        return load_policy_agent(kind, info, seed)
-    raise ValueError(f"unknown agent {kind!r}: use 'random', 'heuristic' or a checkpoint path")
+        path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
+        if kind == "ppo" and not path.exists():
+            raise ValueError(f"no trained checkpoint ships for {info.name}; train one: make train")
+        return load_policy_agent(path, info, seed)
+    raise ValueError(
+        f"unknown agent {kind!r}: use 'random', 'heuristic', 'ppo' or a checkpoint path"
+    )

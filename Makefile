@@ -1,0 +1,48 @@
+# Two commands for a fresh machine: `make arena` (the main job) and `make test`.
+# Both create .venv and install everything pinned in pyproject.toml on first use.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup arena test test-slow test-notebooks bench lint docs train clean
+
+setup: $(STAMP)
+
+# torch first, pinned to the CPU wheel: a looser requirement would fetch a multi-GB CUDA build.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,notebooks]"
+	touch $(STAMP)
+
+arena: $(STAMP)
+	$(BIN)/card-envs arena --game all
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n 2
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -n 2 -m slow
+
+test-notebooks: $(STAMP)
+	$(BIN)/pytest -n 2 --nbmake notebooks -m ''
+
+bench: $(STAMP)
+	$(BIN)/card-envs bench --markdown docs/benchmarks.md
+
+docs: $(STAMP)
+	$(BIN)/card-envs docs
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+train: $(STAMP)
+	$(BIN)/python -m training.train_ppo --game seamless_v0
+
+clean:
+	rm -rf $(VENV) build *.egg-info

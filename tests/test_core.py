@@ -1,0 +1,90 @@
+"""The shared core: card codes, specs, option checks, rewards, the opt-in penalty wrapper."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from card_envs import make
+from card_envs.core.cards import card, card_name, parse_card, rank_of, suit_of
+from card_envs.core.game import check_int_option, check_option, win_rewards
+from card_envs.core.spec import ActionBlock, ActionSpec, ObsSpec, Piece
+from card_envs.core.wrappers import illegal_action_penalty
+
+
+def test_card_codes_slice_by_suit_and_order_by_rank():
+    assert card(12, 3) == 51 and card_name(51) == "A♠"
+    assert (rank_of(parse_card("10H")), suit_of(parse_card("10H"))) == (8, 2)
+    assert parse_card("q♦") == card(10, 1)
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card("1X")
+
+
+def test_obs_spec_views_write_through_and_bounds():
+    spec = ObsSpec([Piece("a", (2, 3), "x"), Piece("b", (4,), "y", high=9)])
+    buffer, views = spec.new()
+    views["a"][1, 2] = 1
+    views["b"][0] = 7
+    assert spec.size == 10 and buffer[5] == 1 and buffer[6] == 7
+    assert spec.high[6] == 9 and spec.low.sum() == 0
+    assert "| `b` | 4 | 6 | 0..9 | y |" in spec.markdown()
+    with pytest.raises(ValueError, match="duplicate"):
+        ObsSpec([Piece("a", (1,), "x"), Piece("a", (1,), "y")])
+
+
+def test_action_spec_names_both_ways():
+    spec = ActionSpec(
+        [ActionBlock("p", 2, "play", "id"), ActionBlock("q", 1, "pass", "-")],
+        lambda a: ["p0", "p1", "pass"][a],
+    )
+    assert spec.size == 3 and spec.ids["pass"] == 2 and spec.start["q"] == 2
+    assert "| 0-1 | `p` |" in spec.markdown()
+    with pytest.raises(ValueError, match="unique"):
+        ActionSpec([ActionBlock("p", 2, "", "")], lambda a: "same")
+
+
+def test_option_checks_name_the_option_and_allowed_values():
+    with pytest.raises(ValueError, match=r"colour='red' is not allowed; choose one of \['a'"):
+        check_option("colour", "red", ["a", "b"])
+    with pytest.raises(ValueError, match="num"):
+        check_option("num", True, [0, 1])
+    with pytest.raises(ValueError, match="rounds must be an integer >= 1"):
+        check_int_option("rounds", 0, 1)
+    with pytest.raises(ValueError, match="rounds"):
+        check_int_option("rounds", 2.5, 1)
+
+
+@pytest.mark.parametrize(
+    ("winners", "n", "expected"),
+    [
+        ([0], 2, [1.0, -1.0]),
+        ([2], 4, [-1 / 3, -1 / 3, 1.0, -1 / 3]),
+        ([0, 1], 4, [0.5, 0.5, -0.5, -0.5]),
+        ([0, 1], 2, [0.0, 0.0]),
+        ([], 3, [0.0, 0.0, 0.0]),
+    ],
+)
+def test_win_rewards_zero_sum(winners, n, expected):
+    assert np.allclose(win_rewards(winners, n), expected)
+
+
+def test_penalty_wrapper_ends_the_game_instead_of_raising():
+    env = illegal_action_penalty(make("seamless_v0"), penalty=-2.0)
+    env.reset(seed=0)
+    offender = env.agent_selection
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[offender] == -2.0
+
+
+def test_reset_warns_on_unknown_options_and_reseeds_in_place():
+    env = make("seamless_v0")
+    with pytest.warns(UserWarning, match="unknown options"):
+        env.reset(seed=0, options={"deel": 1})
+    first = env.observe(env.agent_selection)["observation"].copy()
+    env.reset(seed=0)
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], first)
+    env.reset()  # no seed: the generator continues, giving a new deal
+    assert not np.array_equal(env.observe(env.agent_selection)["observation"], first)

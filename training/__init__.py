@@ -1,0 +1,1 @@
+"""Training: a single-agent adapter for Stable-Baselines3 and MaskablePPO self-play."""
