@@ -47,7 +47,12 @@ class ObsSpec:
         self.low = np.concatenate([np.full(p.size, p.low, OBS_DTYPE) for p in self.pieces])
         self.high = np.concatenate([np.full(p.size, p.high, OBS_DTYPE) for p in self.pieces])
         self._slices = [
-            (p.name, self.offsets[p.name], self.offsets[p.name] + p.size, p.shape)
+            (
+                p.name,
+                self.offsets[p.name],
+                self.offsets[p.name] + p.size,
+                p.shape if len(p.shape) > 1 else None,
+            )
             for p in self.pieces
         ]
 
@@ -59,7 +64,8 @@ class ObsSpec:
     def views(self, buffer: np.ndarray) -> dict[str, np.ndarray]:
         """Named views into ``buffer`` (an observation from this spec): writes go through."""
         return {
-            name: buffer[start:stop].reshape(shape) for name, start, stop, shape in self._slices
+            name: buffer[start:stop] if shape is None else buffer[start:stop].reshape(shape)
+            for name, start, stop, shape in self._slices
         }
 
     def markdown(self) -> str:

@@ -69,11 +69,11 @@ class SeamlessEncoding(Encoding[SeamlessState]):
         views["claiming"][0] = state.phase == CLAIM and state.winner == seat
         rows = views["rows"]
         for p in range(NUM_PLAYERS):
-            relative = rows[(p - seat) % NUM_PLAYERS]
-            for rank, suit in enumerate(state.rows[p]):
-                if suit != EMPTY:
-                    relative[suit * NUM_RANKS + rank] = 1
-        views["played"][:] = state.played
+            owned = [
+                suit * NUM_RANKS + rank for rank, suit in enumerate(state.rows[p]) if suit >= 0
+            ]
+            rows[(p - seat) % NUM_PLAYERS, owned] = 1
+        views["played"][state.played] = 1
         totals = views["totals"]
         for p in range(NUM_PLAYERS):
             totals[(p - seat) % NUM_PLAYERS] = state.totals[p]

@@ -62,7 +62,7 @@ class SeamlessState:
     trick_number: int = 0
     phase: int = PLAY
     winner: int = EMPTY  # the trick winner while claiming
-    played: list[bool] = field(default_factory=lambda: [False] * DECK_SIZE)
+    played: list[int] = field(default_factory=list)  # cards played this round, in order
     discard: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=lambda: [0] * NUM_PLAYERS)
     last_round: list[RowScore] = field(default_factory=list)
@@ -261,7 +261,7 @@ class SeamlessGame(Game[SeamlessState]):
         player = self.current_player(state)
         state.hands[player].remove(action)
         state.trick.append(action)
-        state.played[action] = True
+        state.played.append(action)
         if action == state.trump_card:
             state.trump_card = EMPTY
         if len(state.trick) == NUM_PLAYERS:
