@@ -23,13 +23,13 @@ arena: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --nbmake tests notebooks
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -n 2 -m slow
 
 test-notebooks: $(STAMP)
-	$(BIN)/pytest -n 2 --nbmake notebooks -m ''
+	$(BIN)/pytest -n 2 --nbmake notebooks
 
 bench: $(STAMP)
 	$(BIN)/card-envs bench --markdown docs/benchmarks.md
