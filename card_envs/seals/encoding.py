@@ -1,0 +1,88 @@
+"""Seals observation: what one seat may know, seat-relative (index 0 is the observer)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from card_envs.core.game import Encoding
+from card_envs.core.spec import ObsSpec, Piece
+from card_envs.seals.rules.cards import DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS
+from card_envs.seals.rules.game import (
+    MAX_BLASONS,
+    REVEAL,
+    ROUND_COUNTER,
+    SealsGame,
+    SealsState,
+)
+from card_envs.seals.rules.series import NUM_SERIES, SERIES_SIZE
+
+FACES = (NUM_COLOURS, NUM_SYMBOLS)  # a (colour, symbol) grid: red, yellow, green, blue, purple
+MOST_OF_A_FACE = 3  # the three red coins
+MOST_SERIES = DECK_SIZE // SERIES_SIZE
+
+
+class SealsEncoding(Encoding[SealsState]):
+    game: SealsGame
+
+    def build_spec(self) -> ObsSpec:
+        n, game = self.game.num_players, self.game
+        pieces = [
+            Piece("hand", FACES, "my cards, counted by (colour, symbol)", MOST_OF_A_FACE),
+            Piece("row", FACES, "face-up cards, counted by (colour, symbol)", MOST_OF_A_FACE),
+            Piece("hand_sizes", (n,), "cards in each relative seat's hand", DECK_SIZE),
+            Piece("pile_size", (1,), "face-down cards left in the pile", DECK_SIZE),
+            Piece("blasons", (n,), "blasons won by each relative seat", MAX_BLASONS),
+            Piece("round_counter", (1,), "blasons left on the round counter", ROUND_COUNTER),
+            Piece(
+                "round",
+                (ROUND_COUNTER + game.tie_rounds,),
+                "one-hot round number (tie rounds after the fifth)",
+            ),
+            Piece("in_round", (n,), "1 for each relative seat playing this round (tie rounds)"),
+            Piece("first", (n,), "one-hot relative seat that took the round's first turn"),
+            Piece("to_act", (n,), "one-hot relative seat to act"),
+            Piece("revealing", (1,), "1 once the player to act has taken and may show series"),
+            Piece(
+                "shown",
+                (NUM_SERIES,),
+                "series shown this turn by the player to act, per reveal id - 16",
+                MOST_SERIES,
+            ),
+        ]
+        if game.remember_takes:
+            pieces.append(
+                Piece(
+                    "taken",
+                    (n - 1, *FACES),
+                    "cards taken this round by relative seats 1.. (their whole hands)",
+                    MOST_OF_A_FACE,
+                )
+            )
+        return ObsSpec(pieces)
+
+    def encode(self, state: SealsState, seat: int, views: dict[str, np.ndarray]) -> None:
+        n = state.num_players
+        _count_faces(views["hand"].reshape(-1), state.hands[seat])
+        _count_faces(views["row"].reshape(-1), state.row)
+        views["pile_size"][0] = len(state.pile)
+        views["round_counter"][0] = state.counter
+        views["round"][state.round] = 1
+        hand_sizes, blasons, in_round = views["hand_sizes"], views["blasons"], views["in_round"]
+        for p in range(n):
+            rel = (p - seat) % n
+            hand_sizes[rel] = len(state.hands[p])
+            blasons[rel] = state.blasons[p]
+            in_round[rel] = state.active[p]
+        views["first"][(self.game.first_seat(state) - seat) % n] = 1
+        views["to_act"][(state.player - seat) % n] = 1
+        views["revealing"][0] = state.phase == REVEAL
+        views["shown"][:] = state.revealed
+        if self.game.remember_takes:
+            taken = views["taken"]
+            for rel in range(1, n):
+                _count_faces(taken[rel - 1].reshape(-1), state.hands[(seat + rel) % n])
+
+
+def _count_faces(flat: np.ndarray, cards: list[int]) -> None:
+    for c in cards:
+        flat[FACE[c]] += 1

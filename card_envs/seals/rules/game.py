@@ -1,0 +1,473 @@
+"""Seals rules: state, legal moves, transitions and scoring (no Gymnasium, no PettingZoo).
+
+2-4 players. A turn: the face-up row is refilled to 4 from the pile; the player takes every
+card of one colour or every card of one symbol from it, then reveals any number of disjoint
+series from their hand, or none. A reveal wins the round and its blasons; the first one comes
+off the 5-blason round counter. The game ends after a round in which someone holds 5 blasons,
+or when the counter is empty; tied leaders then play up to 3 extra rounds among themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.game import Game, check_int_option, check_option
+from card_envs.core.spec import ActionBlock, ActionSpec
+from card_envs.seals.rules.cards import (
+    COLOUR,
+    COLOURS,
+    DECK_SIZE,
+    NUM_COLOURS,
+    NUM_SYMBOLS,
+    NUM_VALUES,
+    SYMBOL,
+    SYMBOL_NAMES,
+    card_name,
+    parse_cards,
+)
+from card_envs.seals.rules.series import (
+    COINS,
+    MAJOR,
+    MINOR,
+    NUM_SERIES,
+    OF_A_KIND,
+    READINGS,
+    SERIES_SIZE,
+    STRAIGHT,
+    blasons_of,
+    can_add,
+    series_for,
+    series_name,
+)
+
+PLAYER_COUNTS = (2, 3, 4)
+ROW_SIZE = 4
+ROUND_COUNTER = 5  # blasons stacked at the start: one leaves per round, so 5 rounds
+TARGET_BLASONS = 5
+TIE_ROUNDS = 3
+NO_ONE = -1
+# Most blasons one reveal can win: one four coins (3; there are 7 coins) and at most half a
+# blason per other card. A seat reaching 5 ends the game, so nobody passes 4 + this.
+MAX_GAIN = 3 + (DECK_SIZE - SERIES_SIZE) // 2
+MAX_BLASONS = TARGET_BLASONS - 1 + MAX_GAIN
+
+TAKE, REVEAL = 0, 1
+TAKE_COLOUR = 0
+TAKE_SYMBOL = TAKE_COLOUR + NUM_COLOURS
+REVEAL_SERIES = TAKE_SYMBOL + NUM_SYMBOLS
+STOP = REVEAL_SERIES + NUM_SERIES
+NUM_ACTIONS = STOP + 1
+
+# The empty-pile rule: play on with the face-up cards left (ruling), or end the round at once.
+PLAY_OUT, END_ROUND = "play_out", "end_round"
+EMPTY_PILE_RULES = (PLAY_OUT, END_ROUND)
+
+# Actions per round: at most one take and one stop per turn, a take per card at most, plus the
+# series of the winning turn (4 cards each at least).
+ROUND_STEP_BOUND = 2 * DECK_SIZE + DECK_SIZE // SERIES_SIZE
+
+
+@dataclass
+class LastRound:
+    """How the previous round ended (for rendering)."""
+
+    winner: int = NO_ONE
+    revealed: tuple[int, ...] = ()
+    blasons: int = 0
+
+
+@dataclass
+class SealsState:
+    """Everything about a Seals game; plain data, copied by ``copy.deepcopy``."""
+
+    num_players: int
+    pile: list[int]  # face down; the top card is the LAST element
+    row: list[int] = field(default_factory=list)  # face up
+    hands: list[list[int]] = field(default_factory=list)
+    symbols: list[list[int]] = field(default_factory=list)  # per seat: hand count per symbol
+    blasons: list[int] = field(default_factory=list)
+    counter: int = ROUND_COUNTER  # blasons left on the round counter
+    round: int = 0  # rounds started before this one, tie rounds included
+    starter: int = 0  # the seat whose turn it is to start a round (rotates every round)
+    active: list[bool] = field(default_factory=list)  # seats playing this round
+    tie_round: int = 0  # 0 in the normal game, k in the k-th extra round among tied players
+    player: int = 0
+    phase: int = TAKE
+    revealed: list[int] = field(default_factory=lambda: [0] * NUM_SERIES)  # this turn's series
+    last: LastRound = field(default_factory=LastRound)
+    over: bool = False
+
+
+class SealsGame(Game[SealsState]):
+    """Seals for 2-4 players; see ``docs/seals.md`` for rules and rulings."""
+
+    name = "seals"
+    player_counts = PLAYER_COUNTS
+    default_players = 4
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        minor_major_series: str = OF_A_KIND,
+        empty_pile: str = PLAY_OUT,
+        remember_takes: bool = False,
+        skip_forced_stop: bool = False,
+        tie_rounds: int = TIE_ROUNDS,
+    ):
+        super().__init__(num_players)
+        check_option("minor_major_series", minor_major_series, READINGS)
+        check_option("empty_pile", empty_pile, EMPTY_PILE_RULES)
+        check_option("remember_takes", remember_takes, (False, True))
+        check_option("skip_forced_stop", skip_forced_stop, (False, True))
+        check_int_option("tie_rounds", tie_rounds, 0)
+        self.reading = minor_major_series
+        self.series = series_for(minor_major_series)
+        self.empty_pile = empty_pile
+        self.remember_takes = remember_takes
+        self.skip_forced_stop = skip_forced_stop
+        self.tie_rounds = tie_rounds
+        self._actions = ActionSpec(ACTION_BLOCKS, action_name)
+
+    @property
+    def actions(self) -> ActionSpec:
+        return self._actions
+
+    @property
+    def max_steps(self) -> int:
+        return (ROUND_COUNTER + self.tie_rounds) * ROUND_STEP_BOUND
+
+    # -- dealing ------------------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> SealsState:
+        """Round 1, started by seat 0. ``deal`` may fix a position: a dict with any of
+        ``"pile"`` (top card first), ``"row"``, ``"hands"`` (one list per seat), ``"blasons"``,
+        ``"counter"`` and ``"starter"``; cards are codes or names (``"R7"``, ``"Bc"``), and the
+        cards it leaves out are shuffled under the given pile."""
+        n = self.num_players
+        state = SealsState(n, pile=[], blasons=[0] * n)
+        if deal is None:
+            self._deal(state, rng)
+        else:
+            self._inject(state, deal, rng)
+        self._start_turn(state, self.first_seat(state), rng)
+        return state
+
+    def _deal(self, state: SealsState, rng: np.random.Generator) -> None:
+        """A fresh shuffle for the round: every seat in ``state.active`` empty-handed."""
+        n = state.num_players
+        state.pile = rng.permutation(DECK_SIZE).tolist()
+        state.row = []
+        state.hands = [[] for _ in range(n)]
+        state.symbols = [[0] * NUM_SYMBOLS for _ in range(n)]
+        state.revealed = [0] * NUM_SERIES
+        if not state.active:
+            state.active = [True] * n
+
+    def _inject(self, state: SealsState, deal: Any, rng: np.random.Generator) -> None:
+        n, known = state.num_players, ("pile", "row", "hands", "blasons", "counter", "starter")
+        if not isinstance(deal, dict) or not set(deal) <= set(known):
+            raise ValueError(f"deal must be a dict with keys among {known}")
+        raw_hands = deal.get("hands", [[]] * n)
+        if len(raw_hands) != n:
+            raise ValueError(f"deal['hands'] must hold {n} hands")
+        hands: list[list[int]] = []
+        used: list[int] = []
+        for raw in raw_hands:
+            hands.append(parse_cards(raw, used))
+            used += hands[-1]
+        row = parse_cards(deal.get("row", ()), used)
+        top = parse_cards(deal.get("pile", ()), used + row)
+        if len(row) > ROW_SIZE:
+            raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards")
+        seen = set(used + row + top)
+        rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in seen]
+        state.pile, state.row, state.hands = rest + top[::-1], row, hands
+        state.symbols = [symbol_counts(hand) for hand in hands]
+        state.active = [True] * n
+        state.blasons = [int(b) for b in deal.get("blasons", [0] * n)]
+        state.counter = int(deal.get("counter", ROUND_COUNTER))
+        state.starter = int(deal.get("starter", 0)) % n
+        state.round = ROUND_COUNTER - state.counter
+        if len(state.blasons) != n or not 0 < state.counter <= ROUND_COUNTER:
+            raise ValueError(f"deal needs {n} blason counts and a counter in 1..{ROUND_COUNTER}")
+
+    def first_seat(self, state: SealsState) -> int:
+        """The round's starter, or the next seat clockwise that plays this round."""
+        seat = state.starter % state.num_players
+        while not state.active[seat]:
+            seat = (seat + 1) % state.num_players
+        return seat
+
+    # -- whose turn, what is legal ------------------------------------------------------------
+    def current_player(self, state: SealsState) -> int:
+        return state.player
+
+    def legal_actions(self, state: SealsState) -> list[int]:
+        if state.over:
+            return []
+        if state.phase == REVEAL:
+            return [*self._reveal_options(state.symbols[state.player], state.revealed), STOP]
+        colours = sorted({COLOUR[c] for c in state.row})
+        symbols = sorted({SYMBOL[c] for c in state.row})
+        return [TAKE_COLOUR + c for c in colours] + [TAKE_SYMBOL + s for s in symbols]
+
+    def _reveal_options(self, symbols: list[int], revealed: list[int]) -> list[int]:
+        """Reveal ids the hand can add to this turn's series: what each value has left after
+        the series already shown decides every type at once."""
+        straights = revealed[STRAIGHT]
+        left = [symbols[v] - straights - SERIES_SIZE * revealed[v] for v in range(NUM_VALUES)]
+        spare_minor = sum(left[:5]) - SERIES_SIZE * revealed[MINOR]
+        spare_major = sum(left[5:]) - SERIES_SIZE * revealed[MAJOR]
+        options = []
+        if self.reading == OF_A_KIND:
+            options = [REVEAL_SERIES + v for v in range(NUM_VALUES) if left[v] >= SERIES_SIZE]
+        else:
+            if spare_minor >= SERIES_SIZE:
+                options.append(REVEAL_SERIES + MINOR)
+            if spare_major >= SERIES_SIZE:
+                options.append(REVEAL_SERIES + MAJOR)
+        if symbols[NUM_VALUES] - SERIES_SIZE * revealed[COINS] >= SERIES_SIZE:
+            options.append(REVEAL_SERIES + COINS)
+        if min(left) >= 1 and spare_minor >= 5 and spare_major >= 5:
+            options.append(REVEAL_SERIES + STRAIGHT)
+        return options
+
+    def illegal_reason(self, state: SealsState, action: int) -> str | None:
+        if state.over:
+            return "the game is over"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"no such action (ids 0..{NUM_ACTIONS - 1})"
+        if state.phase == TAKE:
+            if action >= REVEAL_SERIES:
+                return "take cards from the face-up row first"
+            if action < TAKE_SYMBOL:
+                if all(COLOUR[c] != action for c in state.row):
+                    return f"no {COLOURS[action]} card is face up"
+            elif all(SYMBOL[c] != action - TAKE_SYMBOL for c in state.row):
+                return f"no {SYMBOL_NAMES[action - TAKE_SYMBOL]} is face up"
+            return None
+        if action < REVEAL_SERIES:
+            return "you have taken this turn: reveal a series or end the turn"
+        if action == STOP:
+            return None
+        series = action - REVEAL_SERIES
+        if series not in self.series:
+            return f"{series_name(series)} is not a series with minor_major_series={self.reading}"
+        if not can_add(state.symbols[state.player], state.revealed, series):
+            return f"your hand cannot show {series_name(series)} beside the series shown"
+        return None
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, state: SealsState, action: int, rng: np.random.Generator) -> None:
+        player = state.player
+        if state.phase == TAKE:
+            self._take(state, action)
+            if self.skip_forced_stop and not self._reveal_options(
+                state.symbols[player], state.revealed
+            ):
+                self._next_turn(state, rng)
+            else:
+                state.phase = REVEAL
+        elif action == STOP:
+            if any(state.revealed):
+                self._end_round(state, player, rng)
+            else:
+                self._next_turn(state, rng)
+        else:
+            state.revealed[action - REVEAL_SERIES] += 1
+            if self.skip_forced_stop and not self._reveal_options(
+                state.symbols[player], state.revealed
+            ):
+                self._end_round(state, player, rng)
+
+    def _take(self, state: SealsState, action: int) -> None:
+        """Move every face-up card of the chosen colour or symbol into the player's hand."""
+        if action < TAKE_SYMBOL:
+            taken = [c for c in state.row if COLOUR[c] == action]
+        else:
+            taken = [c for c in state.row if SYMBOL[c] == action - TAKE_SYMBOL]
+        state.row = [c for c in state.row if c not in taken]
+        state.hands[state.player].extend(taken)
+        symbols = state.symbols[state.player]
+        for c in taken:
+            symbols[SYMBOL[c]] += 1
+
+    def _next_turn(self, state: SealsState, rng: np.random.Generator) -> None:
+        seat = (state.player + 1) % state.num_players
+        while not state.active[seat]:
+            seat = (seat + 1) % state.num_players
+        self._start_turn(state, seat, rng)
+
+    def _start_turn(self, state: SealsState, seat: int, rng: np.random.Generator) -> None:
+        """Refill the row to 4; with nothing to take (or a short row under ``end_round``)
+        the round ends with no winner."""
+        state.player, state.phase = seat, TAKE
+        row, pile = state.row, state.pile
+        while len(row) < ROW_SIZE and pile:
+            row.append(pile.pop())
+        if not row or (self.empty_pile == END_ROUND and len(row) < ROW_SIZE):
+            self._end_round(state, NO_ONE, rng)
+
+    def _end_round(self, state: SealsState, winner: int, rng: np.random.Generator) -> None:
+        """Score the reveal (the first blason from the counter), then end the game or deal."""
+        gain = blasons_of(state.revealed) if winner != NO_ONE else 0
+        state.last = LastRound(winner, tuple(state.revealed), gain)
+        if winner != NO_ONE:
+            state.blasons[winner] += gain
+        state.counter = max(state.counter - 1, 0)
+        if state.tie_round:
+            state.over = winner != NO_ONE or state.tie_round >= self.tie_rounds
+        elif max(state.blasons) >= TARGET_BLASONS:
+            state.over = True
+        elif state.counter == 0:
+            best = max(state.blasons)
+            tied = [b == best for b in state.blasons]
+            state.over = sum(tied) == 1 or self.tie_rounds == 0
+            state.active = state.active if state.over else tied
+        if state.over:
+            state.phase, state.revealed = TAKE, [0] * NUM_SERIES
+            return
+        if state.counter == 0:
+            state.tie_round += 1
+        state.round += 1
+        state.starter = (state.starter + 1) % state.num_players
+        self._deal(state, rng)
+        self._start_turn(state, self.first_seat(state), rng)
+
+    # -- results ------------------------------------------------------------------------------
+    def is_over(self, state: SealsState) -> bool:
+        return state.over
+
+    def scores(self, state: SealsState) -> list[int]:
+        return state.blasons
+
+    def winners(self, state: SealsState) -> list[int]:
+        """Most blasons. A 5-blason win or a won tie round leaves one leader; tied leaders
+        after the last tie round share the win."""
+        if not state.over:
+            return []
+        best = max(state.blasons)
+        return [seat for seat, b in enumerate(state.blasons) if b == best]
+
+    # -- checks and views ---------------------------------------------------------------------
+    def check_invariants(self, state: SealsState) -> None:
+        held = [c for hand in state.hands for c in hand]
+        assert sorted(state.pile + state.row + held) == list(range(DECK_SIZE)), "57 cards"
+        assert len(state.row) <= ROW_SIZE, "row too long"
+        assert state.symbols == [symbol_counts(h) for h in state.hands], "symbol counts"
+        for seat, hand in enumerate(state.hands):
+            assert state.active[seat] or not hand, "a seat out of the round holds cards"
+        assert state.active[state.player], "the player to act is out of the round"
+        assert state.phase == REVEAL or not any(state.revealed), "series shown outside a reveal"
+        played = state.round + state.over
+        assert state.counter == (0 if state.tie_round else ROUND_COUNTER - played), "counter"
+
+    def resample_hidden(
+        self, state: SealsState, observer: int, rng: np.random.Generator
+    ) -> SealsState:
+        """Reshuffle the pile together with the other hands (sizes kept), or only the pile
+        under ``remember_takes``. A hand that is showing series (or whose reveal step itself
+        shows it can, under ``skip_forced_stop``) stays as it is."""
+        new = self.clone(state)
+        showing = new.phase == REVEAL and (any(new.revealed) or self.skip_forced_stop)
+        seats = [] if self.remember_takes else list(range(new.num_players))
+        seats = [s for s in seats if s != observer and not (showing and s == new.player)]
+        pool = new.pile + [c for s in seats for c in new.hands[s]]
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for s in seats:
+            size = len(new.hands[s])
+            new.hands[s], pool = pool[:size], pool[size:]
+            new.symbols[s] = symbol_counts(new.hands[s])
+        new.pile = pool
+        return new
+
+    def render(self, state: SealsState) -> str:
+        return self._table(state, visible=range(state.num_players))
+
+    def render_seat(self, state: SealsState, seat: int) -> str:
+        visible = range(state.num_players) if self.remember_takes else (seat,)
+        return self._table(state, visible=visible)
+
+    def _table(self, state: SealsState, visible: range | tuple[int, ...]) -> str:
+        """The table as text, showing the hands of the ``visible`` seats only."""
+        kind = f"tie round {state.tie_round}" if state.tie_round else f"round {state.round + 1}"
+        lines = [
+            f"Seals {kind}, round counter {state.counter}/{ROUND_COUNTER}, "
+            f"pile {len(state.pile)}, face up: " + (_names(state.row) or "-")
+        ]
+        for p in range(state.num_players):
+            hand = _names(sorted(state.hands[p])) if p in visible else ""
+            size = f"{len(state.hands[p])} cards" if state.active[p] else "out of this round"
+            lines.append(f"player_{p} blasons {state.blasons[p]} | {size} | {hand}".rstrip(" |"))
+        if state.last.winner != NO_ONE or state.round:
+            lines.append(_last_round_text(state.last))
+        if state.over:
+            won = ", ".join(f"player_{p}" for p in self.winners(state))
+            lines.append(f"game over: won by {won}")
+        else:
+            step = "reveal series or end turn" if state.phase == REVEAL else "take"
+            shown = _series_text(state.revealed)
+            lines.append(f"to act: player_{state.player} ({step})" + (shown and f"; shown {shown}"))
+        return "\n".join(lines)
+
+
+def symbol_counts(hand: list[int]) -> list[int]:
+    """How many cards of each symbol (values 1-10, coin) a hand holds."""
+    counts = [0] * NUM_SYMBOLS
+    for c in hand:
+        counts[SYMBOL[c]] += 1
+    return counts
+
+
+def _names(cards: list[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _series_text(revealed: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(
+        f"{count} x {series_name(s)}" if count > 1 else series_name(s)
+        for s, count in enumerate(revealed)
+        if count
+    )
+
+
+def _last_round_text(last: LastRound) -> str:
+    if last.winner == NO_ONE:
+        return "last round: no winner (no face-up card left)"
+    return f"last round: player_{last.winner} showed {_series_text(last.revealed)}, +{last.blasons}"
+
+
+ACTION_BLOCKS = (
+    ActionBlock(
+        "take_colour",
+        NUM_COLOURS,
+        "take every face-up card of this colour (red, yellow, green, blue, purple)",
+        f"colour = id - {TAKE_COLOUR}",
+    ),
+    ActionBlock(
+        "take_symbol",
+        NUM_SYMBOLS,
+        "take every face-up card of this symbol (value 1-10, or coins)",
+        f"value = id - {TAKE_SYMBOL - 1} (id {REVEAL_SERIES - 1}: coins)",
+    ),
+    ActionBlock(
+        "reveal",
+        NUM_SERIES,
+        "show this series from your hand (after taking)",
+        f"series = id - {REVEAL_SERIES} (see the series table)",
+    ),
+    ActionBlock("stop", 1, "end the turn: win the round if a series is shown, else pass", "-"),
+)
+
+
+def action_name(action: int) -> str:
+    """Readable name of an action id (``"take red"``, ``"take 7s"``, ``"reveal four coins"``)."""
+    if action < TAKE_SYMBOL:
+        return f"take {COLOURS[action]}"
+    if action < REVEAL_SERIES:
+        return f"take {SYMBOL_NAMES[action - TAKE_SYMBOL]}s"
+    if action < STOP:
+        return f"reveal {series_name(action - REVEAL_SERIES)}"
+    return "end turn"
