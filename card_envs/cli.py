@@ -10,7 +10,11 @@ from collections.abc import Sequence
 from card_envs.registry import env_names, make, player_counts
 
 # Modules that add a subcommand: each has ``add_parser(subparsers)`` setting ``func``.
-TOOL_MODULES: tuple[str, ...] = ()
+TOOL_MODULES: tuple[str, ...] = (
+    "card_envs.tools.arena",
+    "card_envs.tools.bench",
+    "card_envs.tools.play",
+)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

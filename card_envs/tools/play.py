@@ -1,0 +1,208 @@
+"""``card-envs play``: a person plays one seat in the terminal against agents.
+
+The screen shows only ``Game.render_seat`` (what that seat may know, leak-tested like the
+observations): the full view when it is the person's turn and, after each opponent's move, the
+lines of that view that changed, so nothing the rules hide is printed. Moves are chosen by their
+listed number or by name; anything else is refused with the reason and asked again. ``q``, end
+of input (Ctrl-D) or Ctrl-C end the game cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from agents import agent_kinds, make_agent
+from card_envs.registry import env_names, make
+from card_envs.tools.arena import derived_seed
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+# Suit symbols may be typed as letters: "play 10h" is "play 10♥".
+SUIT_LETTERS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s"})
+INTERRUPTED = 130  # the shell's exit code for Ctrl-C
+
+
+class Quit(Exception):
+    """The person left (``q``, end of input or Ctrl-C); ``args[0]`` says how."""
+
+
+def normalise(text: str) -> str:
+    """Case, spacing and suit symbols folded, so typed names match action names."""
+    return " ".join(text.lower().translate(SUIT_LETTERS).split())
+
+
+def parse_move(
+    text: str,
+    legal: Sequence[int],
+    names: Sequence[str],
+    reason: Callable[[int], str | None],
+) -> int | str:
+    """The action id ``text`` picks from ``legal``, or a message saying why it picks none.
+
+    A number is a position in the listed moves (1-based); otherwise the text is an action name,
+    exact or an unambiguous beginning of one, with suits typed as symbols or letters.
+    """
+    text = text.strip()
+    if not text:
+        return "type a move's number or its name (? lists the moves, q quits)"
+    if text.lstrip("+-").isdigit():
+        number = int(text)
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        return f"{number} is not one of the listed moves: choose 1..{len(legal)}"
+    wanted = normalise(text)
+    exact = [a for a in legal if normalise(names[a]) == wanted]
+    if exact:
+        return exact[0]
+    known = [a for a in range(len(names)) if normalise(names[a]) == wanted]
+    if known:
+        return f"{names[known[0]]} is not legal now: {reason(known[0]) or 'not allowed'}"
+    starts = [a for a in legal if normalise(names[a]).startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        shown = ", ".join(names[a] for a in starts[:6]) + (", ..." if len(starts) > 6 else "")
+        return f"{text!r} could be {len(starts)} moves ({shown}): type more of the name"
+    return f"{text!r} is not a move: type a listed number or a move's name"
+
+
+def ask(read: Callable[[str], str], write: Callable[[str], None], prompt: str) -> str:
+    """One line of input; end of input and Ctrl-C become :class:`Quit`."""
+    try:
+        return read(prompt)
+    except EOFError:
+        write("")
+        raise Quit("end of input") from None
+    except KeyboardInterrupt:
+        write("")
+        raise Quit("interrupted") from None
+
+
+def list_moves(legal: Sequence[int], names: Sequence[str]) -> str:
+    return "\n".join(f"  {i:>3}) {names[a]}" for i, a in enumerate(legal, 1))
+
+
+def choose(
+    legal: Sequence[int],
+    names: Sequence[str],
+    reason: Callable[[int], str | None],
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+) -> int:
+    """Ask until the person names a legal move (or leaves)."""
+    write("your moves:\n" + list_moves(legal, names))
+    while True:
+        text = ask(read, write, "your move> ")
+        if text.strip().lower() in QUIT_WORDS:
+            raise Quit("quit")
+        if text.strip() in HELP_WORDS:
+            write("your moves:\n" + list_moves(legal, names))
+            continue
+        picked = parse_move(text, legal, names, reason)
+        if isinstance(picked, str):
+            write(f"not accepted: {picked}")
+            continue
+        return picked
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    """Lines of ``after`` not in ``before`` (what an opponent's move visibly changed)."""
+    old = set(before.splitlines())
+    return [line for line in after.splitlines() if line not in old]
+
+
+def play_session(
+    env_name: str,
+    seat: int = 0,
+    opponents: Sequence[str] | None = None,
+    num_players: int | None = None,
+    seed: int = 0,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """One game with a person at ``seat``; the exit code (0 also when the person quits)."""
+    env = make(env_name, num_players=num_players)
+    game, info = env.game, env.describe()
+    count = game.num_players
+    if not 0 <= seat < count:
+        raise ValueError(f"--seat must be 0..{count - 1} for {count} players; got {seat}")
+    kinds = list(opponents or ["heuristic" if "heuristic" in agent_kinds(info) else "random"])
+    others = [s for s in range(count) if s != seat]
+    agents = {
+        s: make_agent(kinds[i % len(kinds)], info, derived_seed(seed, s))
+        for i, s in enumerate(others)
+    }
+    names = game.actions.names
+    write(
+        f"{env_name}: you are player_{seat}; "
+        + ", ".join(f"player_{s} is {kinds[i % len(kinds)]}" for i, s in enumerate(others))
+    )
+    write("choose a move by its number or name; ? lists the moves, q quits")
+    env.reset(seed=seed)
+    view = game.render_seat(env.state, seat)
+    try:
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            acting = env.possible_agents.index(agent)
+            if acting == seat:
+                write("\n" + view)
+                legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+                reason = lambda a: game.illegal_reason(env.state, a)  # noqa: E731
+                action = choose(legal, names, reason, read, write)
+                env.step(action)
+                write(f"you: {names[action]}")
+            else:
+                env.step(agents[acting].act(observation))
+                write(f"{agent} moved")
+            new_view = game.render_seat(env.state, seat)
+            if acting != seat:
+                write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)))
+            view = new_view
+    except Quit as left:
+        write(f"{left.args[0]}: game abandoned")
+        return INTERRUPTED if left.args[0] == "interrupted" else 0
+    write("\n" + view)
+    write(result_line(env, seat))
+    return 0
+
+
+def result_line(env: Any, seat: int) -> str:
+    """Who won, the scores, and the person's reward."""
+    game, state = env.game, env.state
+    if not game.is_over(state):
+        return "game stopped by the step cap: no winner"
+    winners = ", ".join(f"player_{w}" for w in game.winners(state)) or "nobody"
+    scores = ", ".join(f"player_{s} {v:g}" for s, v in enumerate(game.scores(state)))
+    verdict = "you won" if seat in game.winners(state) else "you did not win"
+    return f"game over: {verdict} (winners: {winners}; scores: {scores})"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    return play_session(args.game, args.seat, args.opponents, args.players, args.seed)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``card-envs play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a seat yourself in the terminal against agents",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument("game", choices=env_names())
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=None,
+        help="agent names filling the other seats in turn (default: heuristic, else random)",
+    )
+    parser.add_argument("--players", type=int, default=None, help="default: the game's")
+    parser.add_argument("--seed", type=int, default=0, help="the deal")
+    parser.set_defaults(func=cmd_play)

@@ -1,0 +1,52 @@
+"""Which games and player counts a tool runs: ``--game all`` and ``--players all`` expand here."""
+
+from __future__ import annotations
+
+from card_envs.registry import env_module, env_names, player_counts
+
+ALL = "all"
+
+
+def game_choices() -> list[str]:
+    """Accepted ``--game`` values: every registered environment, or ``all``."""
+    return [*env_names(), ALL]
+
+
+def default_players(name: str) -> int:
+    """The player count a game is played at when none is asked for."""
+    return env_module(name).raw_env.game_class.default_players
+
+
+def parse_players(text: str | None) -> int | str | None:
+    """``--players``: an integer, ``all``, or absent (each game's default)."""
+    if text is None or text == ALL:
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--players must be an integer or 'all'; got {text!r}") from None
+
+
+def cases(game: str, players: int | str | None) -> list[tuple[str, int]]:
+    """The ``(env name, player count)`` pairs to run, in registry order.
+
+    A single game at an unsupported count is an error; with ``--game all`` such games are
+    skipped, so ``--game all --players 2`` runs every two-player game.
+    """
+    names = env_names() if game == ALL else [game]
+    if game != ALL and game not in env_names():
+        raise ValueError(f"unknown game {game!r}; choose one of {game_choices()}")
+    out = []
+    for name in names:
+        counts = player_counts(name)
+        if players is None:
+            out.append((name, default_players(name)))
+        elif players == ALL:
+            out.extend((name, n) for n in counts)
+        elif players in counts:
+            out.append((name, int(players)))
+        elif game != ALL:
+            raise ValueError(f"{name} is played by {list(counts)} players, not {players}")
+    if not out:
+        raise ValueError(f"no registered game is played by {players} players")
+    return out
