@@ -1,0 +1,563 @@
+"""Catastrophic Card Game rules: legal moves, transitions and results (no Gymnasium/PettingZoo).
+
+A turn: draw (pile or discard), optionally lay one owed set, discard. Discarding an attacking
+special card (Olaf's Eye, Burning House, Mr. Poe) adds decisions to the turn: its target, for
+Burning House the set to burn, then the target's Lemony Snicket reaction. A round is won by
+discarding the last card with every owed set on the table; the winner takes a Victory card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.game import Game, check_int_option, check_option
+from card_envs.core.spec import ActionBlock, ActionSpec
+from card_envs.unfortunate_events.rules.deck import (
+    ATTACKS,
+    BURN,
+    COPIES,
+    DECK_SIZE,
+    EYE,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_SETS,
+    POE,
+    SET_COUNTS,
+    SETS,
+    SNICKET,
+    SPECIALS,
+    VICTORY_CARDS,
+    counts_of,
+    holds,
+    layable,
+    parse_kinds,
+)
+from card_envs.unfortunate_events.rules.state import (
+    BURN_SET,
+    DISCARD,
+    DRAW,
+    MAIN,
+    NONE,
+    REACT,
+    TARGET,
+    VICTORY,
+    UEState,
+)
+from card_envs.unfortunate_events.rules.text import render_table
+
+MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 6, 4
+HAND_SIZE = 7
+POE_DRAW = 3
+MAJORITY = VICTORY_CARDS // 2 + 1
+TURN_CAP = 300
+MAX_ROUNDS = 20
+# The longest turn: draw, lay, discard, target, burn set, Snicket reaction.
+MAX_DECISIONS_PER_TURN = 6
+# The rulings' reading (a majority or an empty centre ends the game) and the rulebook's literal
+# one (only the centre running out does).
+GAME_ENDS = ("majority_or_empty", "centre_empty")
+# Who is asked to react to an attack: only a Snicket holder (as the rulings say; the question
+# shows the table that the target holds one) or every target (a non-holder may only allow).
+SNICKET_PROMPTS = ("holder", "always")
+
+DRAW_PILE, DRAW_DISCARD = 0, 1
+CANCEL, ALLOW = 0, 1
+
+
+def action_blocks(n: int) -> list[ActionBlock]:
+    """The action-id blocks for ``n`` players, in id order."""
+    return [
+        ActionBlock("draw", 2, "draw from the pile / take the discard's top", "0 pile, 1 discard"),
+        ActionBlock("lay", NUM_SETS, "lay this set (3-sets, then 4-sets)", "set = id - start"),
+        ActionBlock("discard", NUM_KINDS, "discard (play) one card of a kind", "kind = id - start"),
+        ActionBlock("target", n - 1, "target the player k seats to my left", "k = id - start + 1"),
+        ActionBlock("burn", NUM_SETS, "burn the target's laid set of a type", "set = id - start"),
+        ActionBlock("react", 2, "Lemony Snicket: cancel / allow the attack", "0 cancel, 1 allow"),
+        ActionBlock(
+            "victory", n, "Victory card: centre / steal from k seats left", "k = id - start"
+        ),
+    ]
+
+
+class UnfortunateEventsGame(Game[UEState]):
+    """The Catastrophic Card Game for 2-6 players; see ``docs/unfortunate_events.md``."""
+
+    name = "unfortunate_events"
+    player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    default_players = DEFAULT_PLAYERS
+
+    def __init__(
+        self,
+        num_players: int = DEFAULT_PLAYERS,
+        turn_cap: int = TURN_CAP,
+        max_rounds: int = MAX_ROUNDS,
+        game_end: str = "majority_or_empty",
+        snicket_prompt: str = "holder",
+    ):
+        super().__init__(num_players)
+        check_int_option("turn_cap", turn_cap, 1)
+        check_int_option("max_rounds", max_rounds, 1)
+        check_option("game_end", game_end, GAME_ENDS)
+        check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
+        self.turn_cap, self.max_rounds = int(turn_cap), int(max_rounds)
+        self.game_end, self.snicket_prompt = game_end, snicket_prompt
+        n = self.num_players
+        if HAND_SIZE * n + 1 > DECK_SIZE:
+            raise ValueError("not enough cards to deal")
+        blocks = action_blocks(n)
+        start, offset = {}, 0
+        for block in blocks:
+            start[block.name] = offset
+            offset += block.size
+        self._actions = ActionSpec(blocks, lambda a: action_name(a, start))
+        self.DRAW0, self.LAY0, self.DISCARD0 = start["draw"], start["lay"], start["discard"]
+        self.TARGET0, self.BURN0 = start["target"], start["burn"]
+        self.REACT0, self.VICTORY0 = start["react"], start["victory"]
+
+    @property
+    def actions(self) -> ActionSpec:
+        return self._actions
+
+    @property
+    def max_steps(self) -> int:
+        return self.max_rounds * (self.turn_cap * MAX_DECISIONS_PER_TURN + 1)
+
+    # -- dealing ------------------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> UEState:
+        """Round 1 dealt by seat 0. ``deal={"hands": [[7 cards] x n], "discard": [..., top],
+        "pile": [next drawn, ...], "dealer": seat}`` (cards as kinds or names; only ``hands``
+        required) fixes the first deal; unlisted cards are shuffled under the given pile."""
+        n = self.num_players
+        state = UEState(
+            hands=[],
+            pile=[],
+            discard=[],
+            discard_counts=[],
+            laid=[],
+            owed3=[],
+            owed4=[],
+            victory=[0] * n,
+            centre=VICTORY_CARDS,
+            dealer=0,
+            turn_player=0,
+            actor=0,
+        )
+        if deal is None:
+            self._deal(state, rng, 0)
+        else:
+            self._inject(state, deal, rng)
+        return state
+
+    def _deal(self, state: UEState, rng: np.random.Generator, dealer: int) -> None:
+        deck = [k for k in range(NUM_KINDS) for _ in range(COPIES[k])]
+        deck = [deck[i] for i in rng.permutation(DECK_SIZE)]
+        hands = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(self.num_players)]
+        rest = deck[HAND_SIZE * self.num_players :]
+        self._start_round(state, dealer, hands, rest[:-1], [rest[-1]])
+
+    def _inject(self, state: UEState, deal: Any, rng: np.random.Generator) -> None:
+        n = self.num_players
+        if not isinstance(deal, dict) or "hands" not in deal:
+            raise ValueError('deal must be a dict with "hands" (n lists of 7 cards)')
+        hands = [parse_kinds(hand) for hand in deal["hands"]]
+        if len(hands) != n or any(len(h) != HAND_SIZE for h in hands):
+            raise ValueError(f"deal['hands'] must be {n} hands of {HAND_SIZE} cards")
+        discard = parse_kinds(deal.get("discard", []))
+        top_pile = parse_kinds(deal.get("pile", []))
+        used = counts_of([k for h in hands for k in h] + discard + top_pile)
+        if any(u > c for u, c in zip(used, COPIES, strict=True)):
+            raise ValueError("the deal uses more copies of a card than the deck holds")
+        rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used[k])]
+        rest = [rest[i] for i in rng.permutation(len(rest))]
+        if not discard:
+            discard = [rest.pop()]
+        dealer = int(deal.get("dealer", 0))
+        if not 0 <= dealer < n:
+            raise ValueError(f"deal['dealer'] must be a seat 0..{n - 1}")
+        self._start_round(state, dealer, hands, rest + top_pile[::-1], discard)
+
+    def _start_round(
+        self,
+        state: UEState,
+        dealer: int,
+        hands: list[list[int]],
+        pile: list[int],
+        discard: list[int],
+    ) -> None:
+        n = self.num_players
+        state.hands = [counts_of(hand) for hand in hands]
+        state.pile, state.discard = pile, discard
+        state.discard_counts = counts_of(discard)
+        state.laid = [[] for _ in range(n)]
+        state.owed3, state.owed4 = [1] * n, [1] * n
+        state.known = [[0] * NUM_KINDS for _ in range(n)]
+        state.seen = [[None] * n for _ in range(n)]
+        state.dealer = dealer
+        state.turn_player = state.actor = (dealer + 1) % n
+        state.phase, state.turns = DRAW, 0
+        state.pending = state.target = state.burn_set = state.round_winner = NONE
+
+    # -- whose turn, what is legal ------------------------------------------------------------
+    def current_player(self, state: UEState) -> int:
+        return state.actor
+
+    def legal_actions(self, state: UEState) -> list[int]:
+        if state.over or state.truncated:
+            return []
+        phase = state.phase
+        if phase == DRAW:
+            return [self.DRAW0 + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
+        hand = state.hands[state.actor]
+        if phase in (MAIN, DISCARD):
+            out = []
+            if phase == MAIN:
+                p = state.actor
+                if state.owed3[p]:
+                    out += [self.LAY0 + s for s in layable(hand, 3)]
+                if state.owed4[p]:
+                    out += [self.LAY0 + s for s in layable(hand, 4)]
+                out.sort()
+            return out + [self.DISCARD0 + k for k in range(NUM_KINDS) if hand[k]]
+        if phase == TARGET:
+            return [
+                self.TARGET0 + k - 1
+                for k in range(1, self.num_players)
+                if self._targetable(state, (state.turn_player + k) % self.num_players)
+            ]
+        if phase == BURN_SET:
+            return [self.BURN0 + s for s in sorted(set(state.laid[state.target]))]
+        if phase == REACT:
+            return [self.REACT0 + CANCEL] * bool(hand[SNICKET]) + [self.REACT0 + ALLOW]
+        centre = [self.VICTORY0] if state.centre else []
+        steal = [
+            self.VICTORY0 + k
+            for k in range(1, self.num_players)
+            if state.victory[(state.actor + k) % self.num_players]
+        ]
+        return centre + steal
+
+    def legal_mask(self, state: UEState) -> np.ndarray:
+        mask = np.zeros(self._actions.size, np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def _can_draw(self, state: UEState, source: int) -> bool:
+        if source == DRAW_PILE:
+            return bool(state.pile) or len(state.discard) > 1
+        return bool(state.discard) and state.discard[-1] not in SPECIALS
+
+    def _targetable(self, state: UEState, seat: int) -> bool:
+        return state.pending != BURN or bool(state.laid[seat])
+
+    def illegal_reason(self, state: UEState, action: int) -> str | None:
+        if state.over or state.truncated:
+            return "the game is over"
+        if not 0 <= action < self._actions.size:
+            return f"no such action (ids 0..{self._actions.size - 1})"
+        block = self._block_of(action)
+        local = action - self._actions.start[block]
+        allowed = {
+            DRAW: ("draw",),
+            MAIN: ("lay", "discard"),
+            DISCARD: ("lay", "discard"),
+            TARGET: ("target",),
+            BURN_SET: ("burn",),
+            REACT: ("react",),
+            VICTORY: ("victory",),
+        }[state.phase]
+        if block not in allowed:
+            return f"now is the time to {' or '.join(allowed)}, not to {block}"
+        return getattr(self, f"_why_not_{block}")(state, local)
+
+    def _block_of(self, action: int) -> str:
+        name = ""
+        for block in self._actions.blocks:
+            if action >= self._actions.start[block.name]:
+                name = block.name
+        return name
+
+    def _why_not_draw(self, state: UEState, source: int) -> str | None:
+        if source == DRAW_PILE and not state.pile and len(state.discard) < 2:
+            return "the pile is empty and the discard has no cards to reshuffle"
+        if source == DRAW_DISCARD:
+            if not state.discard:
+                return "the discard pile is empty"
+            if state.discard[-1] >= EYE:
+                return "a special card cannot be taken from the discard"
+        return None
+
+    def _why_not_lay(self, state: UEState, set_id: int) -> str | None:
+        p = state.actor
+        if state.phase == DISCARD:
+            return "only one set may be laid per turn"
+        size = SETS[set_id].size
+        if (state.owed3 if size == 3 else state.owed4)[p] == 0:
+            return f"you owe no {size}-card set"
+        if not holds(state.hands[p], set_id):
+            return "you do not hold those cards"
+        return None
+
+    def _why_not_discard(self, state: UEState, kind: int) -> str | None:
+        return None if state.hands[state.actor][kind] else "you hold no such card"
+
+    def _why_not_target(self, state: UEState, offset: int) -> str | None:
+        seat = (state.turn_player + offset + 1) % self.num_players
+        if state.pending == BURN and not state.laid[seat]:
+            return "that player has no set on the table to burn"
+        return None
+
+    def _why_not_burn(self, state: UEState, set_id: int) -> str | None:
+        return None if set_id in state.laid[state.target] else "the target has no such set laid"
+
+    def _why_not_react(self, state: UEState, choice: int) -> str | None:
+        if choice == CANCEL and not state.hands[state.actor][SNICKET]:
+            return "you hold no Lemony Snicket"
+        return None
+
+    def _why_not_victory(self, state: UEState, offset: int) -> str | None:
+        if offset == 0:
+            return None if state.centre else "the centre has no Victory card left"
+        if not state.victory[(state.actor + offset) % self.num_players]:
+            return "that player holds no Victory card"
+        return None
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, state: UEState, action: int, rng: np.random.Generator) -> None:
+        phase = state.phase
+        if phase == DRAW:
+            self._draw_step(state, action - self.DRAW0, rng)
+        elif action < self.DISCARD0:
+            self._lay(state, action - self.LAY0)
+        elif phase in (MAIN, DISCARD):
+            self._discard(state, action - self.DISCARD0, rng)
+        elif phase == TARGET:
+            state.target = (state.turn_player + action - self.TARGET0 + 1) % self.num_players
+            if state.pending == BURN:
+                state.phase = BURN_SET
+            else:
+                self._ask_target(state, rng)
+        elif phase == BURN_SET:
+            state.burn_set = action - self.BURN0
+            self._ask_target(state, rng)
+        elif phase == REACT:
+            if action - self.REACT0 == CANCEL:
+                self._cancel(state, rng)
+            else:
+                self._resolve(state, rng)
+        else:
+            self._take_victory(state, action - self.VICTORY0, rng)
+
+    def _draw_step(self, state: UEState, source: int, rng: np.random.Generator) -> None:
+        p = state.turn_player
+        if source == DRAW_DISCARD:
+            kind = state.discard.pop()
+            state.discard_counts[kind] -= 1
+            state.hands[p][kind] += 1
+            state.known[p][kind] += 1
+        elif not self._draw(state, p, 1, rng):
+            return
+        state.phase = MAIN
+
+    def _draw(self, state: UEState, seat: int, count: int, rng: np.random.Generator) -> bool:
+        """Draw ``count`` from the pile, reshuffling the discard but its top when it runs out;
+        with nothing left to draw the round stalls and the game is truncated."""
+        hand = state.hands[seat]
+        for _ in range(count):
+            if not state.pile:
+                if len(state.discard) < 2:
+                    state.truncated = state.stalled = True
+                    return False
+                rest = state.discard[:-1]
+                state.pile = [rest[i] for i in rng.permutation(len(rest))]
+                state.discard = state.discard[-1:]
+                state.discard_counts = counts_of(state.discard)
+            hand[state.pile.pop()] += 1
+        return True
+
+    def _lay(self, state: UEState, set_id: int) -> None:
+        p = state.actor
+        hand, known = state.hands[p], state.known[p]
+        for kind, count in SET_COUNTS[set_id]:
+            hand[kind] -= count
+            known[kind] = max(0, known[kind] - count)
+        state.laid[p].append(set_id)
+        if SETS[set_id].size == 3:
+            state.owed3[p] -= 1
+        else:
+            state.owed4[p] -= 1
+        state.phase = DISCARD
+
+    def _discard(self, state: UEState, kind: int, rng: np.random.Generator) -> None:
+        p = state.actor
+        state.hands[p][kind] -= 1
+        if state.known[p][kind]:
+            state.known[p][kind] -= 1
+        state.discard.append(kind)
+        state.discard_counts[kind] += 1
+        if not state.owed3[p] and not state.owed4[p] and not any(state.hands[p]):
+            state.round_winner = p
+            state.phase = VICTORY
+            return
+        if kind in ATTACKS and (kind != BURN or self._any_laid_by_others(state, p)):
+            state.pending = kind
+            state.phase = TARGET
+            return
+        self._end_turn(state)
+
+    def _any_laid_by_others(self, state: UEState, seat: int) -> bool:
+        return any(state.laid[q] for q in range(self.num_players) if q != seat)
+
+    def _ask_target(self, state: UEState, rng: np.random.Generator) -> None:
+        """The target reacts if asked (a Snicket holder, or anyone with ``"always"``)."""
+        target = state.target
+        holds_snicket = state.hands[target][SNICKET] > 0
+        if holds_snicket or self.snicket_prompt == "always":
+            if holds_snicket and self.snicket_prompt == "holder":
+                state.known[target][SNICKET] = max(1, state.known[target][SNICKET])
+            state.actor = target
+            state.phase = REACT
+        else:
+            self._resolve(state, rng)
+
+    def _cancel(self, state: UEState, rng: np.random.Generator) -> None:
+        """Snicket cancels the attack: both cards lie on the discard, the target draws one."""
+        target = state.target
+        state.hands[target][SNICKET] -= 1
+        if state.known[target][SNICKET]:
+            state.known[target][SNICKET] -= 1
+        state.discard.append(SNICKET)
+        state.discard_counts[SNICKET] += 1
+        if self._draw(state, target, 1, rng):
+            self._end_turn(state)
+
+    def _resolve(self, state: UEState, rng: np.random.Generator) -> None:
+        target, kind = state.target, state.pending
+        if kind == EYE:
+            state.seen[state.turn_player][target] = list(state.hands[target])
+        elif kind == POE:
+            state.owed3[target] += 1
+            if not self._draw(state, target, POE_DRAW, rng):
+                return
+        else:
+            set_id = state.burn_set
+            laid = state.laid[target]
+            del laid[len(laid) - 1 - laid[::-1].index(set_id)]
+            for kind_burnt in SETS[set_id].cards:
+                state.discard.append(kind_burnt)
+                state.discard_counts[kind_burnt] += 1
+            size = SETS[set_id].size
+            if size == 3:
+                state.owed3[target] += 1
+            else:
+                state.owed4[target] += 1
+            if not self._draw(state, target, size, rng):
+                return
+        self._end_turn(state)
+
+    def _end_turn(self, state: UEState) -> None:
+        """Play passes left of the player whose turn it was; the turn cap truncates the round."""
+        state.pending = state.target = state.burn_set = NONE
+        state.turns += 1
+        state.turn_player = state.actor = (state.turn_player + 1) % self.num_players
+        state.phase = DRAW
+        if state.turns >= self.turn_cap:
+            state.truncated = True
+        elif not (self._can_draw(state, DRAW_PILE) or self._can_draw(state, DRAW_DISCARD)):
+            state.truncated = state.stalled = True
+
+    def _take_victory(self, state: UEState, offset: int, rng: np.random.Generator) -> None:
+        winner = state.actor
+        if offset == 0:
+            state.centre -= 1
+        else:
+            state.victory[(winner + offset) % self.num_players] -= 1
+        state.victory[winner] += 1
+        if state.centre == 0 or (
+            self.game_end == "majority_or_empty" and max(state.victory) >= MAJORITY
+        ):
+            state.over = True
+        elif state.round + 1 >= self.max_rounds:
+            state.truncated = True
+        else:
+            state.round += 1
+            self._deal(state, rng, (state.dealer + 1) % self.num_players)
+
+    # -- results ------------------------------------------------------------------------------
+    def is_over(self, state: UEState) -> bool:
+        return state.over
+
+    def is_truncated(self, state: UEState) -> bool:
+        return state.truncated
+
+    def scores(self, state: UEState) -> list[int]:
+        return state.victory
+
+    def winners(self, state: UEState) -> list[int]:
+        """Most Victory cards; ties share the win."""
+        if not state.over:
+            return []
+        best = max(state.victory)
+        return [p for p, v in enumerate(state.victory) if v == best]
+
+    # -- checks and views ---------------------------------------------------------------------
+    def check_invariants(self, state: UEState) -> None:
+        """The 112 cards are conserved; between turns each hand holds exactly the cards its
+        owed sets need (the draw-one/discard-one turn keeps that balance)."""
+        total = counts_of(state.pile)
+        for kinds in [state.discard, *(SETS[s].cards for laid in state.laid for s in laid)]:
+            for kind in kinds:
+                total[kind] += 1
+        for hand in state.hands:
+            assert min(hand) >= 0, "negative card count"
+            total = [t + h for t, h in zip(total, hand, strict=True)]
+        assert total == list(COPIES), "the 105 playing cards are not conserved"
+        assert state.centre + sum(state.victory) == VICTORY_CARDS, "Victory cards not conserved"
+        assert state.discard_counts == counts_of(state.discard), "discard counts drifted"
+        for p, hand in enumerate(state.hands):
+            assert all(k <= h for k, h in zip(state.known[p], hand, strict=True)), "known > hand"
+            if state.phase == DRAW and not (state.truncated or state.over):
+                owed = 3 * state.owed3[p] + 4 * state.owed4[p]
+                assert sum(hand) == owed, f"seat {p} holds {sum(hand)} cards but owes {owed}"
+
+    def resample_hidden(self, state: UEState, observer: int, rng: np.random.Generator) -> UEState:
+        """Redeal the cards the observer cannot see (other hands beyond their publicly known
+        cards, and the pile) among those places, keeping every hand size."""
+        new = self.clone(state)
+        others = [p for p in range(self.num_players) if p != observer]
+        pool = list(new.pile)
+        for p in others:
+            for kind in range(NUM_KINDS):
+                pool += [kind] * (new.hands[p][kind] - new.known[p][kind])
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for p in others:
+            hand = list(new.known[p])
+            for _ in range(sum(new.hands[p]) - sum(hand)):
+                hand[pool.pop()] += 1
+            new.hands[p] = hand
+        new.pile = pool
+        return new
+
+    def render(self, state: UEState) -> str:
+        return render_table(self, state, range(self.num_players))
+
+    def render_seat(self, state: UEState, seat: int) -> str:
+        return render_table(self, state, (seat,))
+
+
+def action_name(action: int, start: dict[str, int]) -> str:
+    """Readable name of an action id, given the blocks' start ids."""
+    block = max((s, name) for name, s in start.items() if s <= action)[1]
+    local = action - start[block]
+    if block == "draw":
+        return ("draw from the pile", "take the discard's top")[local]
+    if block in ("lay", "burn"):
+        return f"{block} {SETS[local].name}"
+    if block == "discard":
+        return f"discard {KIND_NAMES[local]}"
+    if block == "target":
+        return f"target the player {local + 1} to my left"
+    if block == "react":
+        return ("Snicket: cancel", "Snicket: allow")[local]
+    return "Victory card from the centre" if local == 0 else f"steal a Victory card from +{local}"
