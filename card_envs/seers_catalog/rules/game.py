@@ -1,0 +1,563 @@
+"""Seers Catalog rules: state, whose turn, legal moves, transitions and scoring.
+
+2-5 seers each hold 12 suited cards, a wild and 2 face-down artifacts. Tricks of Singles,
+Matching Sets or Suited Runs climb until all but one seer has passed; that seer leads the next.
+A round ends the instant a hand is empty; a seer with 5 or fewer cards scores their lowest
+card, then every seer loses 1 per card held. Highest total after 4 rounds wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.game import Game, check_int_option
+from card_envs.core.spec import ActionSpec
+from card_envs.seers_catalog.rules.actions import (
+    ADD_BASE,
+    ADD_ID,
+    ARTIFACT_ID,
+    GIFT_BASE,
+    MELD_KINDS,
+    PASS,
+    ROD_ID,
+    VALUE_BASE,
+    action_spec,
+    finish_id,
+    id_finish,
+)
+from card_envs.seers_catalog.rules.cards import (
+    ARTIFACT_BASE,
+    ARTIFACTS,
+    ARTIFACTS_PER_SEER,
+    DECKS,
+    GIFT,
+    GO_FIRST,
+    KIND,
+    LENS,
+    ROD,
+    WILD,
+    WILD_BASE,
+    card_name,
+    parse_cards,
+    score_value,
+)
+from card_envs.seers_catalog.rules.melds import (
+    Key,
+    classify,
+    completable,
+    legal_plays,
+    meld_key,
+    valid_on_table,
+)
+
+DEFAULT_PLAYERS = 4
+NUM_ROUNDS = 4
+BONUS_LIMIT = 5  # a seer with this many cards or fewer is "in the Bonus"
+CACHE_LIMIT = 50_000
+
+
+@dataclass
+class Meld:
+    """One meld on the table: who played it, its cards (codes) and its key."""
+
+    seat: int
+    cards: list[int]
+    key: Key
+
+
+@dataclass
+class SeersState:
+    """Everything about a Seers Catalog game; plain data, copied by ``copy.deepcopy``."""
+
+    round: int
+    hands: list[list[int]]  # codes, ascending
+    removed: list[int]  # suited cards out of this round (2 seers): hidden from everyone
+    undealt: list[int]  # artifacts of the pool not dealt this round: hidden from everyone
+    leader: int
+    turn: int
+    passed: list[bool]
+    known: list[list[int]]  # known[o][p]: bitmask of codes seer o knows are in p's hand
+    totals: list[int]
+    round_scores: list[list[int]] = field(default_factory=list)
+    table: list[Meld] = field(default_factory=list)
+    aside: list[int] = field(default_factory=list)  # put aside this round, face up
+    pending: list[int] = field(default_factory=list)  # codes chosen for the meld being built
+    stuck: int = 0  # seers in a row who could not lead
+    over: bool = False
+
+
+def bits(codes: Sequence[int]) -> int:
+    mask = 0
+    for code in codes:
+        mask |= 1 << code
+    return mask
+
+
+def round_score(hand: Sequence[int]) -> int:
+    """Lowest card value if 5 or fewer cards (wilds and artifacts are 0), minus 1 per card."""
+    bonus = min(score_value(c) for c in hand) if 0 < len(hand) <= BONUS_LIMIT else 0
+    return bonus - len(hand)
+
+
+def check_artifact_pool(pool: Any, num_players: int) -> tuple[str, ...]:
+    """The pool as a tuple of names, or a ``ValueError`` naming the option."""
+    allowed = f"choose distinct names from {list(ARTIFACTS)!r}"
+    if isinstance(pool, str) or not all(isinstance(name, str) for name in pool):
+        raise ValueError(f"artifact_pool must be a list of artifact names; {allowed}")
+    pool = tuple(pool)
+    unknown = [name for name in pool if name not in ARTIFACTS]
+    if unknown or len(set(pool)) != len(pool):
+        raise ValueError(f"artifact_pool={list(pool)!r} is not allowed; {allowed}")
+    if "Go First" not in pool or len(pool) < ARTIFACTS_PER_SEER * num_players:
+        raise ValueError(
+            f"artifact_pool must include 'Go First' and hold at least "
+            f"{ARTIFACTS_PER_SEER * num_players} artifacts for {num_players} seers"
+        )
+    return pool
+
+
+class SeersCatalogGame(Game[SeersState]):
+    """Seers Catalog for 2-5 seers; see ``docs/seers_catalog.md`` for rules and rulings."""
+
+    name = "seers_catalog"
+    player_counts = (2, 3, 4, 5)
+    default_players = DEFAULT_PLAYERS
+
+    def __init__(
+        self,
+        num_players: int = DEFAULT_PLAYERS,
+        num_rounds: int = NUM_ROUNDS,
+        artifact_pool: Sequence[str] = ARTIFACTS,
+    ):
+        super().__init__(num_players)
+        check_int_option("num_rounds", num_rounds, 1)
+        self.num_rounds = int(num_rounds)
+        self.artifact_pool = check_artifact_pool(artifact_pool, self.num_players)
+        self.deck = DECKS[self.num_players]
+        self.pool_codes = sorted(ARTIFACT_BASE + ARTIFACTS.index(a) for a in self.artifact_pool)
+        self.all_codes = sorted(
+            self.deck.suited() + list(range(WILD_BASE, WILD_BASE + num_players)) + self.pool_codes
+        )
+        self._actions = action_spec(self.num_players)
+        self._lens_base = GIFT_BASE + self.num_players - 1
+        self._tries: dict[tuple, dict[tuple[int, ...], list[int]]] = {}
+
+    @property
+    def actions(self) -> ActionSpec:
+        return self._actions
+
+    @property
+    def max_steps(self) -> int:
+        """Per round: each card leaves a hand at most twice (the Rod returns one trick), so at
+        most 2C adds and 2C finishes; each of the at most 2C + 3 tricks (plays, Rod, Gift,
+        Lens) has at most n - 1 passes and n - 1 leads handed on."""
+        n = self.num_players
+        cards = len(self.all_codes)
+        per_round = 4 * cards + 3 + (2 * cards + 3) * 2 * (n - 1)
+        return self.num_rounds * per_round
+
+    # -- dealing ------------------------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeersState:
+        """Round 1 from ``rng``, or from ``deal={"hands": [...], "leader": seat}``: each hand a
+        list of codes or a string such as ``"5P 7G W Crown"``; cards in no hand are out of the
+        round; the leader defaults to the Go First holder."""
+        totals = [0] * self.num_players
+        if deal is None:
+            return self._deal(rng, 0, totals, [])
+        return self._injected(deal, totals)
+
+    def _deal(
+        self, rng: np.random.Generator, round_index: int, totals: list[int], history: list
+    ) -> SeersState:
+        n = self.num_players
+        suited = self.deck.suited()
+        suited = [suited[i] for i in rng.permutation(len(suited))]
+        removed, suited = sorted(suited[: self.deck.removed]), suited[self.deck.removed :]
+        others = [c for c in self.pool_codes if c != GO_FIRST]
+        others = [others[i] for i in rng.permutation(len(others))]
+        dealt = [GO_FIRST, *others[: ARTIFACTS_PER_SEER * n - 1]]
+        dealt = [dealt[i] for i in rng.permutation(len(dealt))]
+        per = len(suited) // n
+        hands = [
+            sorted(
+                [
+                    *suited[p * per : (p + 1) * per],
+                    WILD_BASE + p,
+                    *dealt[p * ARTIFACTS_PER_SEER : (p + 1) * ARTIFACTS_PER_SEER],
+                ]
+            )
+            for p in range(n)
+        ]
+        undealt = sorted(others[ARTIFACTS_PER_SEER * n - 1 :])
+        leader = next(p for p in range(n) if GO_FIRST in hands[p])
+        return self._start(round_index, hands, removed, undealt, leader, totals, history)
+
+    def _injected(self, deal: Any, totals: list[int]) -> SeersState:
+        n = self.num_players
+        if not isinstance(deal, dict) or "hands" not in deal or len(deal["hands"]) != n:
+            raise ValueError(f'deal must be a dict with "hands": {n} lists of codes or strings')
+        hands, wilds = [], WILD_BASE
+        for hand in deal["hands"]:
+            codes = parse_cards(hand) if isinstance(hand, str) else [int(c) for c in hand]
+            for i, code in enumerate(codes):
+                if WILD_BASE <= code < ARTIFACT_BASE:
+                    codes[i], wilds = wilds, wilds + 1
+            hands.append(sorted(codes))
+        flat = [c for hand in hands for c in hand]
+        if len(set(flat)) != len(flat) or not set(flat) <= set(self.all_codes):
+            raise ValueError(f"deal['hands'] must hold distinct cards of this deck: {flat}")
+        if not all(hands):
+            raise ValueError("every hand of the deal must hold a card")
+        out = sorted(set(self.all_codes) - set(flat))
+        removed = [c for c in out if c < ARTIFACT_BASE]
+        undealt = [c for c in out if c >= ARTIFACT_BASE]
+        holder = [p for p in range(n) if GO_FIRST in hands[p]]
+        leader = int(deal.get("leader", holder[0] if holder else 0))
+        return self._start(0, hands, removed, undealt, leader, totals, [])
+
+    def _start(self, round_index, hands, removed, undealt, leader, totals, history) -> SeersState:
+        n = self.num_players
+        known = [[0] * n for _ in range(n)]
+        if GO_FIRST in hands[leader]:  # the start seer holds Go First: everyone knows it
+            for seat in range(n):
+                if seat != leader:
+                    known[seat][leader] = 1 << GO_FIRST
+        return SeersState(
+            round=round_index,
+            hands=hands,
+            removed=removed,
+            undealt=undealt,
+            leader=leader,
+            turn=leader,
+            passed=[False] * n,
+            known=known,
+            totals=totals,
+            round_scores=history,
+        )
+
+    # -- whose turn, what is legal ------------------------------------------------------------
+    def current_player(self, state: SeersState) -> int:
+        return state.turn
+
+    def _trie(self, state: SeersState) -> dict[tuple[int, ...], list[int]]:
+        """Legal build steps by prefix of kinds, for the actor's hand and the table (cached)."""
+        top = state.table[-1].key if state.table else None
+        hand = tuple(KIND[c] for c in state.hands[state.turn])
+        key = (hand, top)
+        trie = self._tries.get(key)
+        if trie is None:
+            if len(self._tries) > CACHE_LIMIT:
+                self._tries.clear()
+            trie = build_trie(legal_plays(hand, top), leading=top is None)
+            self._tries[key] = trie
+        return trie
+
+    def legal_actions(self, state: SeersState) -> list[int]:
+        if state.over:
+            return []
+        trie = self._trie(state)
+        if state.pending:
+            return trie[tuple(KIND[c] for c in state.pending)]
+        hand = state.hands[state.turn]
+        starts = trie.get((), [])
+        rod = ROD in hand and bool(state.table)
+        can_play = bool(starts) or rod or GIFT in hand
+        bonus = len(hand) <= BONUS_LIMIT
+        may_pass = not (can_play and bonus) if state.table else not can_play
+        actions = [PASS] if may_pass else []
+        actions += starts
+        if rod:
+            actions.append(ROD_ID)
+        others = range(self.num_players - 1)
+        if GIFT in hand:
+            actions += [GIFT_BASE + i for i in others]
+        if LENS in hand:
+            actions += [self._lens_base + i for i in others]
+        return actions
+
+    def legal_mask(self, state: SeersState) -> np.ndarray:
+        mask = np.zeros(self._actions.size, np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def illegal_reason(self, state: SeersState, action: int) -> str | None:
+        if state.over:
+            return "the game is over"
+        if not 0 <= action < self._actions.size:
+            return f"no such action (ids 0..{self._actions.size - 1})"
+        hand = state.hands[state.turn]
+        top = state.table[-1].key if state.table else None
+        pending = [KIND[c] for c in state.pending]
+        rest = [KIND[c] for c in hand]
+        for kind in pending:
+            rest.remove(kind)
+        if ADD_BASE <= action < VALUE_BASE:
+            return self._add_reason(MELD_KINDS[action - ADD_BASE], pending, rest, top)
+        if VALUE_BASE <= action <= ARTIFACT_ID:
+            if not pending:
+                return "add the meld's cards before playing it"
+            if id_finish(action) not in classify(pending):
+                return "the chosen cards do not form that meld"
+            if not valid_on_table(pending, id_finish(action), top, top is None):
+                return "that meld does not beat the table (or Go First is not leading)"
+            return None
+        if pending:
+            return "finish the meld you are building first"
+        return self._other_reason(state, action, hand, top)
+
+    def _add_reason(self, kind: int, pending: list[int], rest: list[int], top) -> str | None:
+        if pending and (kind < pending[-1] or (kind == pending[-1] and kind != WILD)):
+            return "cards are added in ascending kind order"
+        if kind not in rest:
+            return "you hold no such card (beyond those already chosen)"
+        rest = list(rest)
+        rest.remove(kind)
+        if not completable(rest, [*pending, kind], top, top is None):
+            return "no valid meld that beats the table can be built from these cards"
+        return None
+
+    def _other_reason(self, state: SeersState, action: int, hand, top) -> str | None:
+        if action == PASS:
+            kinds = [KIND[c] for c in hand]
+            can_meld = completable(kinds, [], top, top is None)
+            can_play = can_meld or GIFT in hand or (ROD in hand and top is not None)
+            if top is None and can_play:
+                return "the start seer must lead (pass only hands on a lead you cannot make)"
+            if can_play and len(hand) <= BONUS_LIMIT:
+                return "in the Bonus (5 or fewer cards) you cannot pass while you can play"
+            return None
+        if action == ROD_ID:
+            if ROD not in hand:
+                return "you do not hold the Rod of Reincarnation"
+            return "the Rod needs a meld on the table" if top is None else None
+        if action < self._lens_base:
+            return None if GIFT in hand else "you do not hold the Gift of Fate"
+        return None if LENS in hand else "you do not hold the Lens"
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, state: SeersState, action: int, rng: np.random.Generator) -> None:
+        if action == PASS:
+            self._pass(state, rng)
+        elif action < VALUE_BASE:
+            self._add(state, MELD_KINDS[action - ADD_BASE])
+        elif action <= ARTIFACT_ID:
+            self._play(state, id_finish(action), rng)
+        elif action == ROD_ID:
+            self._rod(state)
+        elif action < self._lens_base:
+            self._gift(state, (state.turn + action - GIFT_BASE + 1) % self.num_players, rng)
+        else:
+            self._lens(state, (state.turn + action - self._lens_base + 1) % self.num_players, rng)
+
+    def _add(self, state: SeersState, kind: int) -> None:
+        hand = state.hands[state.turn]
+        if kind == WILD:
+            code = next(c for c in hand if KIND[c] == WILD and c not in state.pending)
+        else:
+            code = next(c for c in hand if KIND[c] == kind)
+        state.pending.append(code)
+
+    def _play(self, state: SeersState, finish, rng: np.random.Generator) -> None:
+        seat, cards = state.turn, state.pending
+        kinds = [KIND[c] for c in cards]
+        state.table.append(Meld(seat, cards, meld_key(kinds, finish)))
+        state.pending = []
+        state.stuck = 0
+        self._discard(state, seat, cards)
+        if not state.hands[seat]:
+            self._end_round(state, rng)
+            return
+        state.turn = self._next_in(state, seat)
+
+    def _pass(self, state: SeersState, rng: np.random.Generator) -> None:
+        n, seat = self.num_players, state.turn
+        if not state.table:  # a start seer with no lead hands the lead on
+            state.stuck += 1
+            if state.stuck == n:
+                self._end_round(state, rng)
+                return
+            state.leader = state.turn = (seat + 1) % n
+            return
+        state.passed[seat] = True
+        if state.passed.count(False) == 1:
+            self._new_trick(state, state.passed.index(False))
+        else:
+            state.turn = self._next_in(state, seat)
+
+    def _rod(self, state: SeersState) -> None:
+        seat = state.turn
+        taken = [c for meld in state.table for c in meld.cards]
+        state.table = []
+        self._discard(state, seat, [ROD])
+        state.aside.append(ROD)
+        state.hands[seat] = sorted(state.hands[seat] + taken)
+        for row in state.known:
+            row[seat] |= bits(taken)
+        self._new_trick(state, seat)
+
+    def _gift(self, state: SeersState, target: int, rng: np.random.Generator) -> None:
+        self._discard(state, state.turn, [GIFT])
+        state.aside.append(GIFT)
+        if not state.hands[state.turn]:
+            self._end_round(state, rng)
+        else:
+            self._new_trick(state, target)
+
+    def _lens(self, state: SeersState, target: int, rng: np.random.Generator) -> None:
+        seat = state.turn
+        self._discard(state, seat, [LENS])
+        state.aside.append(LENS)
+        state.known[seat][target] = bits(state.hands[target])
+        if not state.hands[seat]:
+            self._end_round(state, rng)
+
+    def _discard(self, state: SeersState, seat: int, cards: list[int]) -> None:
+        """Cards leave ``seat``'s hand; no one knows them to be there any more."""
+        hand = state.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        gone = ~bits(cards)
+        for row in state.known:
+            row[seat] &= gone
+
+    def _new_trick(self, state: SeersState, leader: int) -> None:
+        for meld in state.table:
+            state.aside.extend(meld.cards)
+        state.table = []
+        state.passed = [False] * self.num_players
+        state.leader = state.turn = leader
+        state.stuck = 0
+
+    def _next_in(self, state: SeersState, seat: int) -> int:
+        n = self.num_players
+        for step in range(1, n):
+            other = (seat + step) % n
+            if not state.passed[other]:
+                return other
+        return seat
+
+    def _end_round(self, state: SeersState, rng: np.random.Generator) -> None:
+        scores = [round_score(hand) for hand in state.hands]
+        totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
+        history = [*state.round_scores, scores]
+        if state.round + 1 >= self.num_rounds:
+            state.totals, state.round_scores, state.over = totals, history, True
+            state.pending = []
+            return
+        state.__dict__.update(self._deal(rng, state.round + 1, totals, history).__dict__)
+
+    # -- results ------------------------------------------------------------------------------
+    def is_over(self, state: SeersState) -> bool:
+        return state.over
+
+    def scores(self, state: SeersState) -> list[int]:
+        return state.totals
+
+    def winners(self, state: SeersState) -> list[int]:
+        """Most points; ties: most points in the final round, then a shared win."""
+        if not state.over:
+            return []
+        final = state.round_scores[-1]
+        best = max((state.totals[p], final[p]) for p in range(self.num_players))
+        return [p for p in range(self.num_players) if (state.totals[p], final[p]) == best]
+
+    # -- checks and views ---------------------------------------------------------------------
+    def check_invariants(self, state: SeersState) -> None:
+        table = [c for meld in state.table for c in meld.cards]
+        held = [c for hand in state.hands for c in hand]
+        everything = sorted(held + table + state.aside + state.removed + state.undealt)
+        assert everything == self.all_codes, "the cards are not conserved"
+        hand = state.hands[state.turn]
+        assert all(c in hand for c in state.pending), "a chosen card is not in the hand"
+        for row in state.known:
+            for seat, mask in enumerate(row):
+                assert mask & ~bits(state.hands[seat]) == 0, "a known card is not in the hand"
+        if not state.over:
+            assert all(state.hands) and not state.passed[state.turn], "turn or hand sizes"
+
+    def resample_hidden(
+        self, state: SeersState, observer: int, rng: np.random.Generator
+    ) -> SeersState:
+        """Redraw the cards ``observer`` cannot see, kind for kind: suited among other hands and
+        the removed cards, artifacts among other hands and the undealt ones. Known cards (Go
+        First at the start, Rod pick-ups, Lens looks) and a builder's chosen cards stay."""
+        new = self.clone(state)
+        others = [p for p in range(self.num_players) if p != observer]
+        for is_artifact, spare in ((False, "removed"), (True, "undealt")):
+            owners, codes = [], []
+            for p in [*others, -1]:
+                pile = getattr(new, spare) if p < 0 else new.hands[p]
+                keep = new.known[observer][p] | bits(new.pending) if p >= 0 else 0
+                for code in pile:
+                    hidden = code >= ARTIFACT_BASE if is_artifact else code < WILD_BASE
+                    if hidden and not keep >> code & 1:
+                        owners.append(p)
+                        codes.append(code)
+            gone = set(codes)
+            piles = {p: [c for c in new.hands[p] if c not in gone] for p in others}
+            piles[-1] = [c for c in getattr(new, spare) if c not in gone]
+            for owner, i in zip(owners, rng.permutation(len(codes)), strict=True):
+                piles[owner].append(codes[i])
+            for p in others:
+                new.hands[p] = sorted(piles[p])
+            setattr(new, spare, sorted(piles[-1]))
+        for o in others:
+            for p in range(self.num_players):
+                new.known[o][p] &= bits(new.hands[p])
+        return new
+
+    def render(self, state: SeersState) -> str:
+        return self._table(state, visible=range(self.num_players))
+
+    def render_seat(self, state: SeersState, seat: int) -> str:
+        return self._table(state, visible=(seat,))
+
+    def _table(self, state: SeersState, visible: Sequence[int]) -> str:
+        """The table as text, showing the hands of the ``visible`` seats only."""
+        names = lambda codes: " ".join(card_name(c) for c in codes) or "-"  # noqa: E731
+        lines = [f"Seers Catalog round {state.round + 1}/{self.num_rounds}"]
+        for meld in state.table:
+            lines.append(f"  player_{meld.seat}: {names(meld.cards)}  {describe(meld.key)}")
+        lines.append(f"trick led by player_{state.leader}" + ("" if state.table else ": empty"))
+        for p in range(self.num_players):
+            hand = state.hands[p]
+            if p in visible:
+                shown = names(hand)
+            else:
+                seen = [c for c in hand if any(state.known[v][p] >> c & 1 for v in visible)]
+                shown = f"{len(hand)} cards" + (f", known {names(seen)}" if seen else "")
+            flags = (" passed" if state.passed[p] else "") + (
+                " Bonus" if len(hand) <= BONUS_LIMIT else ""
+            )
+            lines.append(f"player_{p} total {state.totals[p]:4d}{flags} | {shown}")
+        if state.over:
+            lines.append(f"game over: winners {self.winners(state)}")
+        else:
+            building = [c for c in state.pending] if state.turn in visible else []
+            lines.append(
+                f"to act: player_{state.turn}"
+                + (f", building {names(building)}" if building else "")
+            )
+        return "\n".join(lines)
+
+
+def describe(key: Key) -> str:
+    kind, size, rank2 = key
+    value = f"{rank2 // 2}" + (".5" if rank2 % 2 else "")
+    if kind == 1:
+        return f"(run of {size} to {value})"
+    return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
+
+
+def build_trie(plays: dict, leading: bool) -> dict[tuple[int, ...], list[int]]:
+    """Next legal build actions after each prefix of each legal meld (kinds, ascending)."""
+    trie: dict[tuple[int, ...], set[int]] = {}
+    for cards, finishes in plays.items():
+        for i in range(len(cards)):
+            trie.setdefault(cards[:i], set()).add(ADD_ID[cards[i]])
+        trie.setdefault(cards, set()).update(finish_id(f) for f in finishes)
+    return {prefix: sorted(ids) for prefix, ids in trie.items()}

@@ -1,0 +1,316 @@
+"""Melds: the legal-play generator, an independent detector, and meld keys.
+
+A meld is played as a multiset of card *kinds* plus a *finish* that says how it counts:
+``(MATCH, v)`` a Single (one card) or Matching Set of value ``v``; ``(RUN, t)`` a Suited Run
+whose top card is ``t``; ``(ARTIFACT_SINGLE, 0)`` Go First or Crown played as a Single.
+A meld's *key* ``(type, size, rank2)`` decides what beats it: the same type and size and a
+strictly higher ``rank2 = 2 * value + half`` (Half Moon adds the half step).
+
+Size counts suited cards, wilds, Echo and Stepping Stone; the modifiers Cauldron, Prism and
+Half Moon join a meld without counting toward its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations, pairwise
+
+from card_envs.seers_catalog.rules.cards import (
+    CAULDRON,
+    CROWN,
+    ECHO,
+    GIFT,
+    GO_FIRST,
+    HALF_MOON,
+    KIND,
+    LENS,
+    MAX_SUITS,
+    MAX_VALUE,
+    MIN_VALUE,
+    NUM_VALUES,
+    PRISM,
+    ROD,
+    STEPPING_STONE,
+    WILD,
+)
+
+MATCH, RUN, ARTIFACT_SINGLE = 0, 1, 2
+GO_FIRST_VALUE, CROWN_VALUE = 1, 15  # below every suited single; above 13 and a half
+K_GO_FIRST, K_CROWN, K_ROD, K_GIFT = KIND[GO_FIRST], KIND[CROWN], KIND[ROD], KIND[GIFT]
+K_CAULDRON, K_PRISM, K_HALF = KIND[CAULDRON], KIND[PRISM], KIND[HALF_MOON]
+K_ECHO, K_STONE, K_LENS = KIND[ECHO], KIND[STEPPING_STONE], KIND[LENS]
+MODIFIERS = frozenset((K_CAULDRON, K_PRISM, K_HALF))
+NOT_IN_MELDS = frozenset((K_ROD, K_GIFT, K_LENS))
+MIN_RUN = 2
+
+Key = tuple[int, int, int]
+Finish = tuple[int, int]
+Plays = dict[tuple[int, ...], set[Finish]]
+
+
+def meld_key(kinds: Sequence[int], finish: Finish) -> Key:
+    """The key of a meld of ``kinds`` played with ``finish`` (assumed valid)."""
+    half = K_HALF in kinds
+    size = sum(k not in MODIFIERS for k in kinds)
+    kind, value = finish
+    if kind == ARTIFACT_SINGLE:
+        value = GO_FIRST_VALUE if K_GO_FIRST in kinds else CROWN_VALUE
+        kind = MATCH
+    return (kind, size, 2 * value + half)
+
+
+def beats(key: Key, top: Key | None) -> bool:
+    """``key`` may be played on ``top`` (``None``: an empty table, anything leads)."""
+    return top is None or (key[0] == top[0] and key[1] == top[1] and key[2] > top[2])
+
+
+# -- the generator ------------------------------------------------------------------------------
+def legal_plays(hand: Sequence[int], top: Key | None) -> Plays:
+    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds."""
+    gen = _Generator(hand, top)
+    gen.artifact_singles()
+    gen.matching()
+    gen.runs()
+    return gen.plays
+
+
+class _Generator:
+    """Enumerates melds per type, keeping those that beat the table."""
+
+    def __init__(self, hand: Sequence[int], top: Key | None):
+        self.top = top
+        self.wilds = sum(k == WILD for k in hand)
+        self.arts = {k for k in hand if k > WILD}
+        self.suited = [k for k in hand if k < WILD]
+        self.by_value: dict[int, list[int]] = {}
+        for k in self.suited:
+            self.by_value.setdefault(k % NUM_VALUES + MIN_VALUE, []).append(k)
+        self.halves = (0, 1) if K_HALF in self.arts else (0,)
+        self.plays: Plays = {}
+
+    def _record(self, cards: list[int], finish: Finish, kind: int, size: int, value: int) -> None:
+        top = self.top
+        for half in self.halves:
+            if top is not None and (kind != top[0] or size != top[1] or 2 * value + half <= top[2]):
+                continue
+            key = tuple(sorted([*cards, K_HALF] if half else cards))
+            self.plays.setdefault(key, set()).add(finish)
+
+    def artifact_singles(self) -> None:
+        if K_GO_FIRST in self.arts and self.top is None:
+            self._record([K_GO_FIRST], (ARTIFACT_SINGLE, 0), MATCH, 1, GO_FIRST_VALUE)
+        if K_CROWN in self.arts:
+            self._record([K_CROWN], (ARTIFACT_SINGLE, 0), MATCH, 1, CROWN_VALUE)
+
+    def matching(self) -> None:
+        if self.top is not None and self.top[0] != MATCH:
+            return
+        need = None if self.top is None else self.top[1]
+        echoes = (0, 1) if K_ECHO in self.arts else (0,)
+        cauldron = K_CAULDRON in self.arts
+        for value in range(MIN_VALUE, MAX_VALUE + 1):
+            naturals = self.by_value.get(value, [])
+            shifted: list[int | None] = [None]
+            if cauldron:
+                shifted += self.by_value.get(value - 1, []) + self.by_value.get(value + 1, [])
+            for count in range(len(naturals) + 1):
+                for subset in combinations(naturals, count):
+                    for wilds in range(self.wilds + 1):
+                        for echo in echoes:
+                            for extra in shifted:
+                                size = count + wilds + echo + (extra is not None)
+                                if size == 0 or (echo and size < 2) or (need and size != need):
+                                    continue
+                                cards = [*subset, *[WILD] * wilds, *[K_ECHO] * echo]
+                                if extra is not None:
+                                    cards += [extra, K_CAULDRON]
+                                self._record(cards, (MATCH, value), MATCH, size, value)
+
+    def runs(self) -> None:
+        if self.top is not None and self.top[0] != RUN:
+            return
+        lengths = range(MIN_RUN, NUM_VALUES + 1) if self.top is None else (self.top[1],)
+        present = sorted({k // NUM_VALUES for k in self.suited})
+        spare = [s for s in range(MAX_SUITS) if s not in present][:1]
+        held = set(self.suited)
+        helpers = self.wilds + (K_STONE in self.arts) + (K_PRISM in self.arts)
+        helpers += K_CAULDRON in self.arts
+        for suit in present + spare:
+            for length in lengths:
+                for top in range(MIN_VALUE + length - 1, MAX_VALUE + 1):
+                    low = top - length + 1
+                    base = suit * NUM_VALUES - MIN_VALUE
+                    natural = sum(base + r in held for r in range(low, top + 1))
+                    if natural + helpers < length:
+                        continue
+                    self._fill(suit, low, top, low, [], held, self.wilds, self.arts & _RUN_ARTS)
+
+    def _fill(
+        self,
+        suit: int,
+        low: int,
+        top: int,
+        rank: int,
+        cards: list[int],
+        free: set[int],
+        wilds: int,
+        arts: set[int],
+    ) -> None:
+        """Fill slots ``rank..top`` of a run in ``suit``; record each complete filling."""
+        if rank > top:
+            self._finish_run(cards, top - low + 1, top, arts)
+            return
+        nxt = rank + 1
+        own = suit * NUM_VALUES + rank - MIN_VALUE
+        if own in free:
+            self._fill(suit, low, top, nxt, [*cards, own], free - {own}, wilds, arts)
+        if wilds:
+            self._fill(suit, low, top, nxt, [*cards, WILD], free, wilds - 1, arts)
+        if K_STONE in arts:
+            self._fill(suit, low, top, nxt, [*cards, K_STONE], free, wilds, arts - {K_STONE})
+        if not (K_PRISM in arts or K_CAULDRON in arts):
+            return
+        for card in free:
+            value, card_suit = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES
+            used = set()
+            if card_suit != suit:
+                used.add(K_PRISM)
+            if value != rank:
+                if abs(value - rank) != 1:
+                    continue
+                used.add(K_CAULDRON)
+            if used and used <= arts:
+                rest = arts - used
+                self._fill(
+                    suit, low, top, nxt, [*cards, card, *sorted(used)], free - {card}, wilds, rest
+                )
+
+    def _finish_run(self, cards: list[int], length: int, top: int, arts: set[int]) -> None:
+        self._record(cards, (RUN, top), RUN, length, top)
+        if K_PRISM in arts and any(k < WILD for k in cards):
+            self._record([*cards, K_PRISM], (RUN, top), RUN, length, top)
+
+
+_RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
+
+
+# -- the detector -------------------------------------------------------------------------------
+def classify(kinds: Iterable[int]) -> set[Finish]:
+    """Every finish under which ``kinds`` form a valid meld, the table aside.
+
+    Written from the meld definitions, independently of :func:`legal_plays`: the two are tested
+    against each other on random hands.
+    """
+    kinds = sorted(kinds)
+    if not kinds or any(k in NOT_IN_MELDS for k in kinds):
+        return set()
+    if any(a == b and a != WILD for a, b in pairwise(kinds)):
+        return set()
+    core = [k for k in kinds if k != K_HALF]
+    if K_GO_FIRST in core or K_CROWN in core:
+        return {(ARTIFACT_SINGLE, 0)} if len(core) == 1 else set()
+    return _as_matching(core) | _as_runs(core)
+
+
+def _as_matching(core: list[int]) -> set[Finish]:
+    if K_PRISM in core or K_STONE in core:
+        return set()
+    suited = [k for k in core if k < WILD]
+    size = len(suited) + core.count(WILD) + (K_ECHO in core)
+    cauldron = K_CAULDRON in core
+    if size == 0 or (K_ECHO in core and size < 2) or (cauldron and not suited):
+        return set()
+    values = [k % NUM_VALUES + MIN_VALUE for k in suited]
+    found = set()
+    for value in range(MIN_VALUE, MAX_VALUE + 1):
+        off = [v for v in values if v != value]
+        if (not cauldron and not off) or (cauldron and len(off) == 1 and abs(off[0] - value) == 1):
+            found.add((MATCH, value))
+    return found
+
+
+def _as_runs(core: list[int]) -> set[Finish]:
+    if K_ECHO in core:
+        return set()
+    suited = [k for k in core if k < WILD]
+    size = len(suited) + core.count(WILD) + (K_STONE in core)
+    prism, cauldron = K_PRISM in core, K_CAULDRON in core
+    if size < MIN_RUN or ((prism or cauldron) and not suited):
+        return set()
+    found = set()
+    prism_targets = range(len(suited)) if prism else (None,)
+    cauldron_moves = [(i, d) for i in range(len(suited)) for d in (-1, 1)] if cauldron else [None]
+    for target in prism_targets:
+        for move in cauldron_moves:
+            cards = [[k % NUM_VALUES + MIN_VALUE, k // NUM_VALUES] for k in suited]
+            if move is not None:
+                cards[move[0]][0] += move[1]
+            values = sorted(v for v, _ in cards)
+            suits = {s for i, (_, s) in enumerate(cards) if i != target}
+            if len(suits) > 1 or len(set(values)) < len(values):
+                continue
+            if values and (values[0] < MIN_VALUE or values[-1] > MAX_VALUE):
+                continue
+            for top in range(MIN_VALUE + size - 1, MAX_VALUE + 1):
+                if not values or (values[0] >= top - size + 1 and values[-1] <= top):
+                    found.add((RUN, top))
+    return found
+
+
+# -- completion search (the detector behind the mask checks) ------------------------------------
+def completable(
+    available: Sequence[int], prefix: Sequence[int], top: Key | None, leading: bool
+) -> bool:
+    """Whether ``prefix`` (kinds, ascending) extends with kinds from ``available`` (the rest of
+    the hand) to a meld that :func:`classify` accepts and that beats ``top``.
+
+    A depth-first search in ascending kind order, pruned only by :func:`_could_grow`, so it
+    agrees with the generator by construction of the meld definitions, not by sharing code.
+    """
+    last = prefix[-1] if prefix else -1
+    rest = sorted(k for k in available if k > last or (k == last == WILD))
+    return _search(list(prefix), rest, top, leading)
+
+
+def _search(chosen: list[int], rest: list[int], top: Key | None, leading: bool) -> bool:
+    if chosen and any(valid_on_table(chosen, finish, top, leading) for finish in classify(chosen)):
+        return True
+    for i, kind in enumerate(rest):
+        if i and kind == rest[i - 1]:
+            continue  # equal wilds: trying the first is enough
+        grown = [*chosen, kind]
+        if _could_grow(grown, top) and _search(grown, rest[i + 1 :], top, leading):
+            return True
+    return False
+
+
+def valid_on_table(kinds: Sequence[int], finish: Finish, top: Key | None, leading: bool) -> bool:
+    """A classified meld may be played now: Go First only as a lead, and it must beat ``top``."""
+    if K_GO_FIRST in kinds and not leading:
+        return False
+    return beats(meld_key(kinds, finish), top)
+
+
+def _could_grow(kinds: list[int], top: Key | None) -> bool:
+    """False only when no superset of ``kinds`` can be a meld (a sound pruning test)."""
+    if any(k in NOT_IN_MELDS for k in kinds):
+        return False
+    size = sum(k not in MODIFIERS for k in kinds)
+    if top is not None and size > top[1]:
+        return False
+    if K_GO_FIRST in kinds or K_CROWN in kinds:
+        return size == 1
+    suited = [k for k in kinds if k < WILD]
+    values = [k % NUM_VALUES + MIN_VALUE for k in suited]
+    as_set = K_PRISM not in kinds and K_STONE not in kinds and len(set(values)) <= 2
+    as_set = as_set and (len(set(values)) < 2 or max(values) - min(values) == 1)
+    suits = sorted(k // NUM_VALUES for k in suited)
+    as_run = K_ECHO not in kinds and len(values) - len(set(values)) <= 1
+    as_run = as_run and (len(set(suits)) <= 1 or (len(set(suits)) == 2 and _one_off(suits)))
+    return as_set or as_run
+
+
+def _one_off(suits: list[int]) -> bool:
+    """Two suits, one of them held by a single card (the Prism's)."""
+    first = suits.count(suits[0])
+    return first == 1 or first == len(suits) - 1
