@@ -120,8 +120,8 @@ class SealsGame(Game[SealsState]):
         super().__init__(num_players)
         check_option("minor_major_series", minor_major_series, READINGS)
         check_option("empty_pile", empty_pile, EMPTY_PILE_RULES)
-        check_option("remember_takes", remember_takes, (False, True))
-        check_option("skip_forced_stop", skip_forced_stop, (False, True))
+        _check_bool("remember_takes", remember_takes)
+        _check_bool("skip_forced_stop", skip_forced_stop)
         check_int_option("tie_rounds", tie_rounds, 0)
         self.reading = minor_major_series
         self.series = series_for(minor_major_series)
@@ -411,6 +411,12 @@ class SealsGame(Game[SealsState]):
             shown = _series_text(state.revealed)
             lines.append(f"to act: player_{state.player} ({step})" + (shown and f"; shown {shown}"))
         return "\n".join(lines)
+
+
+def _check_bool(name: str, value: Any) -> None:
+    """``check_option`` would let 0 and 1 pass for False and True (they compare equal)."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name}={value!r} is not allowed; choose one of [False, True]")
 
 
 def symbol_counts(hand: list[int]) -> list[int]:
