@@ -23,6 +23,7 @@ import random
 import re
 import time
 import tracemalloc
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -179,7 +180,9 @@ def measure_game(name: str, num_players: int, seconds: float) -> Measurement:
 def reference_module(name: str) -> Any:
     """The PettingZoo reference module, or an ``ImportError`` saying what to install."""
     try:
-        return importlib.import_module(f"pettingzoo.classic.{name}")
+        with warnings.catch_warnings():  # PettingZoo's notice about its old creation API
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return importlib.import_module(f"pettingzoo.classic.{name}")
     except (ImportError, DependencyNotInstalled) as error:
         raise ImportError(
             f"{name} needs rlcard and pygame-ce ({error}); install them with "
@@ -268,7 +271,8 @@ def verdict(row: Measurement) -> str:
     if row.ratio is None:
         return "n/a"
     mark = "ok" if row.meets_target else f"MISS (< {TARGET_RATIO:g}x)"
-    return f"{row.ratio:.1f}x {mark} ({row.ratio_raw:.1f}x raw_env)"
+    raw = "" if row.ratio_raw is None else f" ({row.ratio_raw:.1f}x raw_env)"
+    return f"{row.ratio:.1f}x {mark}{raw}"
 
 
 def markdown_table(rows: Sequence[Measurement], info: dict[str, Any], seconds: float) -> str:
