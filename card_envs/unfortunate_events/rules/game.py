@@ -328,10 +328,11 @@ class UnfortunateEventsGame(Game[UEState]):
         phase = state.phase
         if phase == DRAW:
             self._draw_step(state, action - self.DRAW0, rng)
-        elif action < self.DISCARD0:
-            self._lay(state, action - self.LAY0)
         elif phase in (MAIN, DISCARD):
-            self._discard(state, action - self.DISCARD0, rng)
+            if action < self.DISCARD0:
+                self._lay(state, action - self.LAY0)
+            else:
+                self._discard(state, action - self.DISCARD0, rng)
         elif phase == TARGET:
             state.target = (state.turn_player + action - self.TARGET0 + 1) % self.num_players
             if state.pending == BURN:

@@ -1,0 +1,447 @@
+"""Catastrophic Card Game rules: the deck, every set type, each special card, Snicket, going
+out, Victory cards, game end, caps, and what each seat may see."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from card_envs import make
+from card_envs.core.errors import IllegalActionError
+from card_envs.unfortunate_events.encoding import UnfortunateEventsEncoding
+from card_envs.unfortunate_events.rules import SETS, UnfortunateEventsGame, parse_kinds
+from card_envs.unfortunate_events.rules.deck import (
+    BEATRICE,
+    COPIES,
+    DECK_SIZE,
+    NUM_KINDS,
+    SET_SIZES,
+    TOTAL_CARDS,
+    VICTORY_CARDS,
+    WILD_BASE,
+    colour_of,
+    counts_of,
+    holds,
+    layable,
+)
+from card_envs.unfortunate_events.rules.state import (
+    BURN_SET,
+    DISCARD,
+    DRAW,
+    MAIN,
+    NONE,
+    REACT,
+    TARGET,
+    VICTORY,
+    UEState,
+)
+
+SET_ID = {s.name: i for i, s in enumerate(SETS)}
+FILLER = ["Violet", "Monty", "Stephano", "Hook-Handed Man", "Klaus", "Josephine", "Bald Man"]
+
+
+def build(
+    hands: list[list[str]],
+    laid: list[list[str]] | None = None,
+    discard: tuple[str, ...] = ("Sunny",),
+    pile: tuple[str, ...] = (),
+    turn: int = 0,
+    victory: list[int] | None = None,
+    poe: tuple[int, ...] = (),
+    **options,
+) -> tuple[UnfortunateEventsGame, UEState]:
+    """A mid-round table: hands and laid sets by name, ``pile`` drawn first to last, the rest
+    of the deck (sorted) below it; each seat owes what it has not laid of a 3-set and a 4-set,
+    plus ``poe[seat]`` 3-sets."""
+    n = len(hands)
+    game = UnfortunateEventsGame(n, **options)
+    laid_ids = [[SET_ID["+".join(s)] if not isinstance(s, str) else SET_ID[s] for s in row]
+                for row in (laid or [[] for _ in range(n)])]  # fmt: skip
+    used = [k for h in hands for k in parse_kinds(h)] + parse_kinds(discard) + parse_kinds(pile)
+    used += [k for row in laid_ids for s in row for k in SETS[s].cards]
+    rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used.count(k))]
+    state = UEState(
+        hands=[counts_of(parse_kinds(h)) for h in hands],
+        pile=rest + parse_kinds(pile)[::-1],
+        discard=parse_kinds(discard),
+        discard_counts=counts_of(parse_kinds(discard)),
+        laid=laid_ids,
+        owed3=[
+            int(not any(SETS[s].size == 3 for s in row)) + (poe[p] if p < len(poe) else 0)
+            for p, row in enumerate(laid_ids)
+        ],
+        owed4=[int(not any(SETS[s].size == 4 for s in row)) for row in laid_ids],
+        victory=victory or [0] * n,
+        centre=VICTORY_CARDS - sum(victory or []),
+        dealer=(turn - 1) % n,
+        turn_player=turn,
+        actor=turn,
+        known=[[0] * NUM_KINDS for _ in range(n)],
+        seen=[[None] * n for _ in range(n)],
+    )
+    game.check_invariants(state)
+    return game, state
+
+
+def act(game: UnfortunateEventsGame, state: UEState, name: str, seed: int = 0) -> None:
+    """Apply the action named ``name`` after checking the mask and the detector agree it is legal."""
+    action = game.actions.ids[name]
+    assert game.illegal_reason(state, action) is None, game.illegal_reason(state, action)
+    assert action in game.legal_actions(state)
+    game.apply(state, action, np.random.default_rng(seed))
+    game.check_invariants(state)
+
+
+def legal_names(game: UnfortunateEventsGame, state: UEState) -> list[str]:
+    return [game.actions.names[a] for a in game.legal_actions(state)]
+
+
+def is_illegal(game: UnfortunateEventsGame, state: UEState, name: str) -> str:
+    action = game.actions.ids[name]
+    assert action not in game.legal_actions(state)
+    reason = game.illegal_reason(state, action)
+    assert reason
+    return reason
+
+
+# -- the deck and the set table -----------------------------------------------------------------
+
+
+def test_the_box_holds_112_cards():
+    assert DECK_SIZE == 105 and TOTAL_CARDS == 112 and VICTORY_CARDS == 7
+    assert sum(COPIES[:WILD_BASE]) == 4 * 3 * 7 and sum(COPIES[WILD_BASE:16]) == 12
+    assert sum(COPIES[16:]) == 9 and COPIES[BEATRICE] == 1
+    for colour in range(4):  # each colour category holds 24 cards: 3 characters x 7 + 3 wilds
+        assert sum(c for k, c in enumerate(COPIES[:16]) if colour_of(k) == colour) == 24
+
+
+def _is_set(cards: tuple[int, ...]) -> bool:
+    """Independent detector: try every way the wilds could stand for characters."""
+    naturals = [k for k in cards if k < WILD_BASE]
+    if not naturals:
+        return False
+    colour = colour_of(naturals[0])
+    if any(colour_of(k) != colour for k in cards if k < 16):
+        return False
+    if any(k >= 16 and k != BEATRICE for k in cards) or cards.count(BEATRICE) > 1:
+        return False
+    characters = range(3 * colour, 3 * colour + 3)
+    fillers = len(cards) - len(naturals)
+    for extra in combinations_with_replacement(characters, fillers):
+        full = sorted(naturals + list(extra))
+        kinds = sorted(set(full))
+        counts = sorted(full.count(k) for k in kinds)
+        if len(full) == 3 and (counts == [3] or counts == [1, 1, 1]):
+            return True
+        if len(full) == 4 and (counts == [4] or counts == [2, 2]):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("size", SET_SIZES)
+def test_set_table_is_exactly_the_valid_multisets(size):
+    """Every multiset of ``size`` cards the deck can supply is in the table iff it is a set."""
+    table = {tuple(sorted(s.cards)) for s in SETS if s.size == size}
+    valid = {
+        cards
+        for cards in combinations_with_replacement(range(NUM_KINDS), size)
+        if all(cards.count(k) <= COPIES[k] for k in cards) and _is_set(cards)
+    }
+    assert table == valid
+    assert len(table) == {3: 88, 4: 168}[size]
+
+
+@pytest.mark.parametrize(
+    ("cards", "ok"),
+    [
+        ("Klaus Klaus Klaus", True),  # the rulebook's 3-card group example
+        ("Violet Klaus Sunny", True),  # the rulebook's sequence example
+        ("Klaus Klaus Klaus Klaus", True),  # the rulebook's 4-card group example
+        ("Klaus Klaus Sunny Sunny", True),  # the rulebook's two-pair example
+        ("Klaus Klaus Sunny", False),
+        ("Violet Klaus Monty", False),  # two colours
+        ("Klaus Klaus Klaus Sunny", False),
+        ("Klaus Klaus Monty Monty", False),  # pairs of different colours
+        ("Klaus Klaus green wild", True),
+        ("Klaus Sunny green wild", True),
+        ("Klaus green wild green wild", True),
+        ("Klaus Klaus blue wild", False),  # a colour wild serves only its colour
+        ("Klaus Klaus Beatrice", True),
+        ("Monty Quagmire Beatrice", True),
+        ("Klaus green wild Beatrice", True),
+        ("green wild green wild Beatrice", False),  # no all-wild set
+        ("green wild green wild green wild", False),
+        ("Klaus Sunny green wild green wild", True),  # -> Klaus Klaus Sunny Sunny
+        ("Klaus Klaus Sunny Beatrice", True),
+        ("Violet Klaus Sunny green wild", False),  # three characters cannot make two pairs
+        ("Bald Man purple wild purple wild purple wild", True),
+        ("Bald Man purple wild purple wild Beatrice", True),
+        ("Bald Man Lemony Snicket Beatrice", False),
+    ],
+)
+def test_set_examples(cards, ok):
+    kinds = tuple(sorted(parse_kinds(_split(cards))))
+    assert any(tuple(sorted(s.cards)) == kinds for s in SETS) is ok
+
+
+def _split(text: str) -> list[str]:
+    """Names with spaces: 'green wild', 'Bald Man', 'Lemony Snicket' are one card each."""
+    words, out = text.split(), []
+    while words:
+        for size in (3, 2, 1):
+            name = " ".join(words[:size])
+            try:
+                parse_kinds([name])
+            except ValueError:
+                continue
+            out.append(name)
+            words = words[size:]
+            break
+        else:
+            raise ValueError(text)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, NUM_KINDS - 1), min_size=0, max_size=14))
+def test_fast_lay_generator_agrees_with_the_obvious_check(cards):
+    hand = counts_of(c for c in cards)
+    hand = [min(h, c) for h, c in zip(hand, COPIES, strict=True)]
+    for size in SET_SIZES:
+        expected = [i for i, s in enumerate(SETS) if s.size == size and holds(hand, i)]
+        assert layable(hand, size) == expected
+
+
+# -- a turn -------------------------------------------------------------------------------------
+
+HAND_A = ["Klaus", "Klaus", "Klaus", "Sunny", "Sunny", "green wild", "Monty"]
+HAND_B = ["Violet", "Monty", "Josephine", "Stephano", "Bald Man", "Bald Man", "Quagmire"]
+
+
+def test_draw_from_the_discard_is_public_and_play_passes_left():
+    game, state = build([HAND_A, HAND_B, FILLER], discard=("Sunny",))
+    assert legal_names(game, state) == ["draw from the pile", "take the discard's top"]
+    act(game, state, "take the discard's top")
+    assert state.hands[0][parse_kinds(["Sunny"])[0]] == 3 and state.phase == MAIN
+    assert state.known[0] == counts_of(parse_kinds(["Sunny"]))
+    act(game, state, "discard Monty")
+    assert (state.turn_player, state.actor, state.phase, state.turns) == (1, 1, DRAW, 1)
+
+
+def test_a_special_card_cannot_be_taken_from_the_discard():
+    game, state = build([HAND_A, HAND_B], discard=("Sunny", "Mr. Poe"))
+    assert legal_names(game, state) == ["draw from the pile"]
+    assert "special" in is_illegal(game, state, "take the discard's top")
+
+
+def test_at_most_one_set_a_turn_and_only_owed_sizes():
+    game, state = build([HAND_A, HAND_B], discard=("Sunny",))
+    act(game, state, "take the discard's top")
+    names = legal_names(game, state)
+    assert {"lay Klaus+Klaus+Klaus", "lay Sunny+Sunny+Sunny", "lay Klaus+Sunny+green wild"} <= {
+        *names
+    }
+    assert "lay Klaus+Klaus+Sunny+Sunny" in names and "lay Klaus+Klaus+Klaus+green wild" in names
+    act(game, state, "lay Klaus+Klaus+Klaus")
+    assert state.phase == DISCARD and state.owed3 == [0, 1]
+    assert "one set" in is_illegal(game, state, "lay Sunny+Sunny+Sunny")
+    assert all(name.startswith("discard") for name in legal_names(game, state))
+    act(game, state, "discard Monty")
+    act(game, state, "draw from the pile")  # seat 1's turn passes
+    act(game, state, "discard Violet")
+    act(game, state, "draw from the pile")
+    assert "owe no 3-card set" in is_illegal(game, state, "lay Sunny+Sunny+Sunny")
+    assert "do not hold" in is_illegal(game, state, "lay Violet+Violet+Violet+Violet")
+
+
+def test_wilds_and_beatrice_complete_sets():
+    hand = ["Monty", "Quagmire", "Beatrice", "Bald Man", "purple wild", "purple wild", "Klaus"]
+    game, state = build([hand, HAND_B], discard=("Sunny",), pile=("Violet",))
+    act(game, state, "draw from the pile")
+    names = legal_names(game, state)
+    assert "lay Monty+Quagmire+Beatrice" in names  # a sequence with Beatrice
+    assert "lay Bald Man+purple wild+purple wild" in names  # a group with two colour wilds
+    assert "lay Bald Man+purple wild+purple wild+Beatrice" in names
+    assert "lay Monty+Quagmire+purple wild" not in game.actions.ids  # never a set
+    act(game, state, "lay Bald Man+purple wild+purple wild+Beatrice")
+    assert state.owed4 == [0, 1] and state.hands[0][BEATRICE] == 0
+
+
+def test_beatrice_and_snicket_discarded_have_no_effect():
+    hand = ["Beatrice", "Lemony Snicket", "Klaus", "Klaus", "Monty", "Monty", "Sunny"]
+    game, state = build([hand, HAND_B], discard=("Sunny",))
+    for card in ("Beatrice", "Lemony Snicket"):
+        act(game, state, "draw from the pile")
+        act(game, state, f"discard {card}")
+        assert state.phase == DRAW and state.pending == NONE
+        act(game, state, "draw from the pile")
+        act(game, state, "discard Violet" if card == "Beatrice" else "discard Monty")
+
+
+# -- special cards ------------------------------------------------------------------------------
+
+
+def test_olafs_eye_shows_a_hand_as_of_then():
+    game, state = build([["Olaf's Eye", *HAND_A[1:]], HAND_B, FILLER], pile=("Sunny", "Violet"))
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Olaf's Eye")
+    assert state.phase == TARGET and legal_names(game, state) == [
+        "target the player 1 to my left",
+        "target the player 2 to my left",
+    ]
+    act(game, state, "target the player 2 to my left")
+    assert state.seen[0][2] == counts_of(parse_kinds(FILLER))
+    encoding = UnfortunateEventsEncoding(game)
+    before = encoding.spec.views(encoding.observe(state, 0))["seen"].copy()
+    assert before[2].tolist() == counts_of(parse_kinds(FILLER))  # relative seat 2 = seat 2
+    act(game, state, "draw from the pile")  # seat 1
+    act(game, state, "discard Violet")
+    act(game, state, "draw from the pile")  # seat 2 draws Violet and discards Stephano
+    act(game, state, "discard Stephano")
+    assert state.hands[2] != counts_of(parse_kinds(FILLER))
+    after = encoding.spec.views(encoding.observe(state, 0))["seen"]
+    assert np.array_equal(before, after), "the memory is the hand as it was when seen"
+    assert not encoding.spec.views(encoding.observe(state, 1))["seen"].any()
+
+
+def _burn_table(**options):
+    """Seat 1 has laid both sets and owes a Mr. Poe 3-set; seat 0 holds a Burning House."""
+    game, state = build(
+        [["Burning House", *HAND_A[1:]], ["Violet", "Monty", "Monty"], FILLER],
+        laid=[[], ["Sunny+Sunny+green wild", "Stephano+Stephano+Captain Sham+Captain Sham"], []],
+        pile=("Bald Man", "Quagmire", "Quagmire", "Quagmire", "Josephine"),
+        poe=(0, 1, 0),
+        **options,
+    )
+    return game, state
+
+
+def test_burning_house_on_a_player_who_laid_both_sets():
+    game, state = _burn_table()
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Burning House")
+    assert legal_names(game, state) == ["target the player 1 to my left"]  # seat 2 laid nothing
+    assert "no set" in is_illegal(game, state, "target the player 2 to my left")
+    act(game, state, "target the player 1 to my left")
+    assert state.phase == BURN_SET
+    assert legal_names(game, state) == [
+        "burn Sunny+Sunny+green wild",
+        "burn Stephano+Stephano+Captain Sham+Captain Sham",
+    ]
+    act(game, state, "burn Stephano+Stephano+Captain Sham+Captain Sham")
+    assert state.laid[1] == [SET_ID["Sunny+Sunny+green wild"]]
+    assert state.discard[-5:] == parse_kinds(
+        ["Burning House", "Stephano", "Stephano", "Captain Sham", "Captain Sham"]
+    )
+    assert (state.owed3[1], state.owed4[1]) == (1, 1)
+    assert state.hands[1] == counts_of(
+        parse_kinds(["Violet", "Monty", "Monty", "Quagmire", "Quagmire", "Quagmire", "Josephine"])
+    )
+    assert (state.turn_player, state.phase) == (1, DRAW)
+
+
+def test_burning_house_with_nothing_to_burn_is_a_plain_discard():
+    game, state = build([["Burning House", *HAND_A[1:]], HAND_B, FILLER])
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Burning House")
+    assert (state.turn_player, state.phase, state.pending) == (1, DRAW, NONE)
+
+
+def test_mr_poe_stacks():
+    hand = ["Mr. Poe", "Mr. Poe", "Klaus", "Klaus", "Klaus", "Sunny", "Sunny"]
+    game, state = build([hand, HAND_B], pile=("Sunny", "Violet", "Violet", "Violet", "Bald Man"))
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    assert state.owed3[1] == 2 and sum(state.hands[1]) == 10
+    assert state.hands[1][parse_kinds(["Violet"])[0]] == 4  # drew the three Violets
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Bald Man")
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    assert state.owed3[1] == 3 and sum(state.hands[1]) == 3 * 3 + 4
+
+
+ATTACKS = {
+    "Olaf's Eye": lambda s: s.seen[0][1] is not None,
+    "Mr. Poe": lambda s: s.owed3[1] == 1 and len(s.laid[1]) == 1,
+    "Burning House": lambda s: s.owed3[1] == 1 and len(s.laid[1]) == 0,
+}
+
+
+def _attack_on_snicket_holder(card: str, **options):
+    target_hand = ["Lemony Snicket", "Violet", "Monty", "Monty"]
+    game, state = build(
+        [[card, *HAND_A[1:]], target_hand, FILLER],
+        laid=[[], ["Sunny+Sunny+green wild"], []],
+        pile=("Sunny", "Josephine", "Quagmire", "Quagmire", "Quagmire"),
+        **options,
+    )
+    act(game, state, "draw from the pile")
+    act(game, state, f"discard {card}")
+    act(game, state, "target the player 1 to my left")
+    if card == "Burning House":
+        act(game, state, "burn Sunny+Sunny+green wild")
+    return game, state
+
+
+@pytest.mark.parametrize("card", ATTACKS)
+def test_snicket_cancels_each_attack(card):
+    game, state = _attack_on_snicket_holder(card)
+    assert (state.phase, state.actor) == (REACT, 1), "the target acts next, out of turn"
+    assert legal_names(game, state) == ["Snicket: cancel", "Snicket: allow"]
+    assert state.known[1][parse_kinds(["Lemony Snicket"])[0]] == 1, "being asked is public"
+    hand_before = sum(state.hands[1])
+    act(game, state, "Snicket: cancel")
+    assert not ATTACKS[card](state)
+    assert state.discard[-2:] == parse_kinds([card, "Lemony Snicket"])
+    assert sum(state.hands[1]) == hand_before and state.hands[1][parse_kinds(["Josephine"])[0]]
+    assert state.laid[1] == [SET_ID["Sunny+Sunny+green wild"]] and state.owed3[1] == 0
+    assert (state.turn_player, state.actor, state.phase) == (1, 1, DRAW)
+
+
+@pytest.mark.parametrize("card", ATTACKS)
+def test_snicket_holder_may_allow_the_attack(card):
+    game, state = _attack_on_snicket_holder(card)
+    act(game, state, "Snicket: allow")
+    assert ATTACKS[card](state)
+    assert state.hands[1][parse_kinds(["Lemony Snicket"])[0]] == 1
+
+
+def test_play_resumes_left_of_the_attacker_not_the_target():
+    game, state = build(
+        [["Mr. Poe", *HAND_A[1:]], HAND_B, ["Lemony Snicket", *FILLER[1:]]], pile=("Sunny",)
+    )
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 2 to my left")
+    assert state.actor == 2
+    act(game, state, "Snicket: cancel")
+    assert (state.turn_player, state.actor) == (1, 1)
+
+
+def test_no_snicket_means_no_question_unless_always_asked():
+    game, state = build([["Mr. Poe", *HAND_A[1:]], HAND_B], pile=("Sunny",))
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    assert state.phase == DRAW and state.owed3[1] == 2
+    game, state = build(
+        [["Mr. Poe", *HAND_A[1:]], HAND_B], pile=("Sunny",), snicket_prompt="always"
+    )
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    assert state.phase == REACT and legal_names(game, state) == ["Snicket: allow"]
+    assert "no Lemony Snicket" in is_illegal(game, state, "Snicket: cancel")
+    assert not any(state.known[1])
+
+
+def test_snicket_holder_is_asked_silently_with_always():
+    game, state = _attack_on_snicket_holder("Mr. Poe", snicket_prompt="always")
+    assert state.phase == REACT and not any(state.known[1])
