@@ -3,6 +3,7 @@ out, Victory cards, game end, caps, and what each seat may see."""
 
 from __future__ import annotations
 
+import pickle
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -88,7 +89,7 @@ def build(
 
 
 def act(game: UnfortunateEventsGame, state: UEState, name: str, seed: int = 0) -> None:
-    """Apply the action named ``name`` after checking the mask and the detector agree it is legal."""
+    """Apply the action named ``name``, checking that the mask and the detector allow it."""
     action = game.actions.ids[name]
     assert game.illegal_reason(state, action) is None, game.illegal_reason(state, action)
     assert action in game.legal_actions(state)
@@ -443,5 +444,246 @@ def test_no_snicket_means_no_question_unless_always_asked():
 
 
 def test_snicket_holder_is_asked_silently_with_always():
-    game, state = _attack_on_snicket_holder("Mr. Poe", snicket_prompt="always")
+    _, state = _attack_on_snicket_holder("Mr. Poe", snicket_prompt="always")
     assert state.phase == REACT and not any(state.known[1])
+
+
+# -- going out, Victory cards, game end ---------------------------------------------------------
+
+
+def _going_out(victory=None, **options):
+    """Seat 0 has laid its 3-set and holds a 4-set; the pile gives it a Monty to discard."""
+    hands = [["Klaus", "Klaus", "Sunny", "Sunny"], HAND_B, FILLER]
+    game, state = build(
+        hands, laid=[["Violet+Violet+Violet"], [], []], pile=("Monty",), victory=victory, **options
+    )
+    act(game, state, "draw from the pile")
+    act(game, state, "lay Klaus+Klaus+Sunny+Sunny")
+    act(game, state, "discard Monty")
+    return game, state
+
+
+def test_going_out_wins_the_round_and_a_victory_card():
+    game, state = _going_out()
+    assert (state.phase, state.actor, state.round_winner) == (VICTORY, 0, 0)
+    assert legal_names(game, state) == ["Victory card from the centre"]
+    act(game, state, "Victory card from the centre")
+    assert (state.victory, state.centre) == ([1, 0, 0], 6)
+    assert (state.round, state.dealer, state.turn_player, state.phase) == (1, 0, 1, DRAW)
+    assert [sum(h) for h in state.hands] == [7, 7, 7] and state.laid == [[], [], []]
+    assert state.seen == [[None] * 3] * 3 and not any(map(any, state.known))
+
+
+def test_a_special_as_the_last_card_wins_without_effect():
+    hands = [["Klaus", "Klaus", "Sunny", "Sunny"], HAND_B, FILLER]
+    game, state = build(hands, laid=[["Violet+Violet+Violet"], [], []], pile=("Mr. Poe",))
+    act(game, state, "draw from the pile")
+    act(game, state, "lay Klaus+Klaus+Sunny+Sunny")
+    act(game, state, "discard Mr. Poe")
+    assert state.phase == VICTORY and state.owed3 == [0, 1, 1]
+
+
+def test_victory_card_may_be_stolen_from_any_holder():
+    game, state = _going_out(victory=[0, 2, 0])
+    assert legal_names(game, state) == [
+        "Victory card from the centre",
+        "steal a Victory card from +1",
+    ]
+    assert "holds no Victory" in is_illegal(game, state, "steal a Victory card from +2")
+    act(game, state, "steal a Victory card from +1")
+    assert (state.victory, state.centre, state.over) == ([1, 1, 0], 5, False)
+    assert game.scores(state) == [1, 1, 0]
+
+
+def test_four_victory_cards_end_the_game():
+    game, state = _going_out(victory=[3, 0, 0])
+    act(game, state, "Victory card from the centre")
+    assert state.over and game.winners(state) == [0] and game.legal_actions(state) == []
+    assert game.illegal_reason(state, 0) == "the game is over"
+
+
+def test_centre_empty_reading_plays_on_past_a_majority():
+    game, state = _going_out(victory=[3, 0, 0], game_end="centre_empty")
+    act(game, state, "Victory card from the centre")
+    assert not state.over and state.round == 1 and state.victory == [4, 0, 0]
+
+
+def test_empty_centre_ends_the_game_and_ties_share():
+    game, state = _going_out(victory=[2, 3, 1], game_end="centre_empty")
+    act(game, state, "steal a Victory card from +1")
+    assert not state.over  # 3-2-1 with one card left in the centre
+    game, state = _going_out(victory=[2, 3, 1])
+    act(game, state, "Victory card from the centre")
+    assert state.over and state.centre == 0 and game.winners(state) == [0, 1]
+
+
+def test_max_rounds_truncates():
+    game, state = _going_out(max_rounds=1)
+    act(game, state, "Victory card from the centre")
+    assert state.truncated and not state.over and game.winners(state) == []
+
+
+# -- the pile, caps, stalls ---------------------------------------------------------------------
+
+
+def test_empty_pile_reshuffles_the_discard_but_its_top():
+    game, state = build([HAND_A, HAND_B], discard=("Sunny",))
+    state.discard = [*state.pile, *state.discard]  # everything but the hands is face up
+    state.discard_counts, state.pile = counts_of(state.discard), []
+    game.check_invariants(state)
+    act(game, state, "draw from the pile", seed=3)
+    assert state.discard == parse_kinds(["Sunny"]) and len(state.pile) == DECK_SIZE - 14 - 2
+
+
+def test_turn_cap_truncates_the_game():
+    env = make("unfortunate_events_v0", num_players=2, turn_cap=3)
+    env.reset(seed=0)
+    turns = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        discards = [a for a in legal if env.game.actions.names[a].startswith("discard")]
+        turns += bool(discards)
+        env.step(int(discards[0]) if discards else int(legal[0]))
+    assert env.state.turns == 3 and env.state.truncated and turns == 3
+
+
+def test_nothing_left_to_draw_stalls_and_truncates():
+    """Seat 1 holds all the cards but seat 0's; the pile's last card goes to seat 0, then Mr.
+    Poe finds nothing to draw (the discard holds only itself)."""
+    game = UnfortunateEventsGame(2)
+    poe = parse_kinds(["Mr. Poe"])[0]
+    hand0 = counts_of(parse_kinds(["Mr. Poe", "Klaus", "Klaus", "Sunny"]))
+    rest = [c - h for c, h in zip(COPIES, hand0, strict=True)]
+    pile = [parse_kinds(["Monty"])[0]]
+    rest[pile[0]] -= 1
+    state = UEState(
+        hands=[hand0, rest],
+        pile=pile,
+        discard=[],
+        discard_counts=[0] * NUM_KINDS,
+        laid=[[SET_ID["Violet+Violet+Violet"]], []],
+        owed3=[0, 31],
+        owed4=[1, 1],
+        victory=[0, 0],
+        centre=VICTORY_CARDS,
+        dealer=1,
+        turn_player=0,
+        actor=0,
+    )
+    state.laid[0], state.hands[1][0] = [SET_ID["Violet+Violet+Violet"]], rest[0] - 3
+    state.known, state.seen = [[0] * NUM_KINDS, [0] * NUM_KINDS], [[None] * 2, [None] * 2]
+    game.check_invariants(state)
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    act(game, state, "Snicket: allow")  # seat 1 holds both Snickets
+    assert state.truncated and state.stalled and game.is_truncated(state)
+    assert state.discard == [poe] and state.pile == []
+    game.check_invariants(state)
+
+
+# -- the environment: injected deals, out-of-turn reactions, what a seat sees -------------------
+
+SNICKET_DEAL = {
+    "hands": [["Lemony Snicket", *FILLER[1:]], ["Mr. Poe", *HAND_A[1:]], HAND_B],
+    "discard": ["Sunny"],
+    "pile": ["Violet", "Monty", "Monty", "Monty"],
+}
+
+
+def _env_after_poe(seed: int = 0, **options):
+    """Seat 1 (left of dealer 0) draws, plays Mr. Poe on seat 0, who holds a Snicket."""
+    env = make("unfortunate_events_v0", num_players=3, **options)
+    env.reset(seed=seed, options={"deal": SNICKET_DEAL})
+    names = env.game.actions.ids
+    assert env.agent_selection == "player_1"
+    for name in ("draw from the pile", "discard Mr. Poe", "target the player 2 to my left"):
+        env.step(names[name])
+    return env
+
+
+def test_the_snicket_holder_is_the_next_agent_and_play_resumes_left_of_the_attacker():
+    env = _env_after_poe()
+    assert env.agent_selection == "player_0"
+    mask = env.observe("player_0")["action_mask"]
+    names = env.game.actions.names
+    assert [names[a] for a in np.flatnonzero(mask)] == ["Snicket: cancel", "Snicket: allow"]
+    assert not env.observe("player_1")["action_mask"].any()
+    env.step(env.game.actions.ids["Snicket: cancel"])
+    assert env.agent_selection == "player_2"
+    assert env.state.hands[0][parse_kinds(["Monty"])[0]] == 2  # drew the next pile card
+
+
+def test_injected_deals_are_checked():
+    env = make("unfortunate_events_v0", num_players=3)
+    with pytest.raises(ValueError, match="hands"):
+        env.reset(options={"deal": {"hands": [HAND_A, HAND_B]}})
+    with pytest.raises(ValueError, match="copies"):
+        env.reset(options={"deal": {"hands": [HAND_A, HAND_A, HAND_A]}})
+    with pytest.raises(ValueError, match="not a card"):
+        env.reset(options={"deal": {"hands": [HAND_A, HAND_B, ["Olaf", *FILLER[1:]]]}})
+    with pytest.raises(ValueError, match="dealer"):
+        env.reset(options={"deal": {**SNICKET_DEAL, "dealer": 3}})
+
+
+def test_illegal_actions_name_the_rule_and_change_nothing():
+    env = _env_after_poe()
+    before = pickle.dumps((env.state, env.agent_selection))
+    with pytest.raises(IllegalActionError, match="react"):
+        env.step(env.game.actions.ids["discard Sunny"])
+    assert pickle.dumps((env.state, env.agent_selection)) == before
+
+
+def test_render_seat_shows_only_that_seats_hand():
+    env = _env_after_poe(render_mode="ansi")
+    game, state = env.game, env.state
+    mine = game.render_seat(state, 2)
+    assert "hand: Violet, Monty, Josephine" in mine and "Lemony Snicket" in mine  # public ask
+    assert "hand: Klaus" not in mine and "cards (known:" in mine
+    assert "player_0 Victory 0" in env.render()
+
+
+def test_observation_hides_other_hands_and_the_pile():
+    env = _env_after_poe()
+    game, encoding, state = env.game, env.encoding, env.state
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        other = game.resample_hidden(state, 2, rng)
+        assert np.array_equal(encoding.observe(other, 2), encoding.observe(state, 2))
+        assert other.hands[2] == state.hands[2]
+        assert other.hands[0][parse_kinds(["Lemony Snicket"])[0]] >= 1, "known cards stay"
+    views = encoding.spec.views(encoding.observe(state, 2))
+    assert views["hand"].tolist() == state.hands[2]
+    assert views["known"][1].tolist() == state.known[0]  # seat 0 is relative seat 1 of seat 2
+    assert views["seats"][1, 0] == sum(state.hands[0])
+
+
+@pytest.mark.parametrize("options", [{"snicket_prompt": "always"}, {"game_end": "centre_empty"}])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), num_players=st.integers(2, 6))
+def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players):
+    env = make("unfortunate_events_v0", num_players=num_players, turn_cap=120, **options)
+    env.reset(seed=seed)
+    game, rng, steps = env.game, np.random.default_rng(seed), 0
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        game.check_invariants(env.state)
+        detector = [game.illegal_reason(env.state, a) is None for a in range(game.actions.size)]
+        assert obs["action_mask"].tolist() == [int(d) for d in detector] and any(detector)
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    assert steps <= game.max_steps
+
+
+def test_max_steps_bounds_the_longest_game():
+    game = UnfortunateEventsGame(4, turn_cap=10, max_rounds=3)
+    assert game.max_steps == 3 * (10 * 6 + 1)

@@ -21,9 +21,10 @@ def cards_text(counts: list[int]) -> str:
 def render_table(game: UnfortunateEventsGame, state: UEState, visible: Collection[int]) -> str:
     """The table showing the hands of the ``visible`` seats, and what Olaf's Eye showed them."""
     top = KIND_NAMES[state.discard[-1]] if state.discard else "-"
+    turn = min(state.turns + 1, game.turn_cap)
     lines = [
-        f"Catastrophic Card Game round {state.round + 1}, turn {min(state.turns + 1, game.turn_cap)}"
-        f"/{game.turn_cap}, dealer player_{state.dealer}, Victory cards in the centre: "
+        f"Catastrophic Card Game round {state.round + 1}, turn {turn}/{game.turn_cap}"
+        f", dealer player_{state.dealer}, Victory cards in the centre: "
         f"{state.centre}",
         f"pile: {len(state.pile)} cards | discard: {len(state.discard)} cards, top {top}",
     ]
