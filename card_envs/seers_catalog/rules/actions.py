@@ -116,7 +116,8 @@ def action_spec(num_players: int) -> ActionSpec:
         if action == PASS:
             return "pass"
         if action < VALUE_BASE:
-            return f"add {kind_name(MELD_KINDS[action - ADD_BASE])}"
+            kind = MELD_KINDS[action - ADD_BASE]
+            return "add wild" if kind == WILD else f"add {kind_name(kind)}"
         if action < RUN_BASE:
             return f"play value {action - VALUE_BASE + MIN_VALUE}"
         if action < ARTIFACT_ID:

@@ -1,0 +1,425 @@
+"""Seers Catalog rules: the rulebook's examples, every artifact, the Bonus, scoring, options,
+and the meld generator against the independent detector."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from card_envs import make
+from card_envs.core.errors import IllegalActionError
+from card_envs.seers_catalog.rules import SeersCatalogGame, parse_cards, round_score
+from card_envs.seers_catalog.rules.cards import (
+    ARTIFACT_BASE,
+    ARTIFACTS,
+    GO_FIRST,
+    KIND,
+    LENS,
+    NUM_KINDS,
+    ROD,
+    WILD,
+    WILD_BASE,
+)
+from card_envs.seers_catalog.rules.melds import (
+    MATCH,
+    RUN,
+    beats,
+    classify,
+    legal_plays,
+    meld_key,
+    valid_on_table,
+)
+
+BLATHERS, LONGCLAW, ZAZ = 0, 1, 2
+
+
+def setup(hands: list[str], leader: int = 0, **options) -> tuple[SeersCatalogGame, object]:
+    game = SeersCatalogGame(len(hands), **options)
+    state = game.new_game(np.random.default_rng(0), {"hands": hands, "leader": leader})
+    return game, state
+
+
+def act(game, state, *names: str) -> None:
+    """Apply actions by name, checking each is legal (mask and detector agree)."""
+    for name in names:
+        action = game.actions.ids[name]
+        assert action in game.legal_actions(state), (name, legal_names(game, state))
+        assert game.illegal_reason(state, action) is None
+        game.apply(state, action, np.random.default_rng(1))
+        game.check_invariants(state)
+
+
+def legal_names(game, state) -> list[str]:
+    return [game.actions.names[a] for a in game.legal_actions(state)]
+
+
+def kinds(text: str) -> list[int]:
+    return sorted(KIND[c] for c in parse_cards(text))
+
+
+# -- deal -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_deal_per_player_count(n):
+    game = SeersCatalogGame(n)
+    for seed in range(5):
+        state = game.new_game(np.random.default_rng(seed))
+        for hand in state.hands:
+            assert sum(c < WILD_BASE for c in hand) == 12
+            assert sum(WILD_BASE <= c < ARTIFACT_BASE for c in hand) == 1
+            assert sum(c >= ARTIFACT_BASE for c in hand) == 2
+        assert GO_FIRST in state.hands[state.leader] and state.turn == state.leader
+        assert len(state.removed) == (3 if n == 2 else 0)
+        assert len(state.undealt) == 10 - 2 * n
+        game.check_invariants(state)
+
+
+def test_two_seer_deck_is_three_suits_of_2_to_10():
+    game = SeersCatalogGame(2)
+    suited = [c for c in game.all_codes if c < WILD_BASE]
+    assert len(suited) == 27 and max(c % 12 + 2 for c in suited) == 10
+
+
+def test_go_first_holder_starts_every_round():
+    game = SeersCatalogGame(4)
+    state = game.new_game(np.random.default_rng(3))
+    rng = np.random.default_rng(3)
+    rounds_seen = set()
+    while not state.over:
+        if state.round not in rounds_seen and not state.table and not state.aside:
+            assert GO_FIRST in state.hands[state.turn]
+            rounds_seen.add(state.round)
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.integers(len(legal))], rng)
+    assert rounds_seen == {0, 1, 2, 3}
+
+
+# -- the rulebook's examples ------------------------------------------------------------------
+def test_bonus_example_1():
+    """Blathers leads a 5; Longclaw (5 cards: 5 5 7 8 9) must play and lays a 7; Zaz (6 cards)
+    and Blathers pass; Longclaw wins the trick."""
+    game, state = setup(["5P 2G 3G 4G 2T 3T 4T", "5G 5T 7P 8P 9P", "2P 3P 4P 6T 6G 10T"])
+    act(game, state, "add 5P", "play value 5")
+    assert state.turn == LONGCLAW
+    legal = legal_names(game, state)
+    assert "pass" not in legal and legal == ["add 7P", "add 8P", "add 9P"]
+    act(game, state, "add 7P", "play value 7")
+    assert "pass" in legal_names(game, state)  # Zaz has 6 cards: may pass holding the 10
+    act(game, state, "pass", "pass")
+    assert state.turn == state.leader == LONGCLAW and not state.table
+
+
+def test_bonus_example_2():
+    """Longclaw leads two 5s; Zaz (6 cards) passes; Blathers (2, 6, Wild) must play 6 + Wild."""
+    game, state = setup(["2P 6G W", "5P 5G 9T 10T 11T 12T", "2T 3T 4T 7P 7G 8G"], leader=1)
+    act(game, state, "add 5P", "add 5G", "play value 5", "pass")
+    assert state.turn == BLATHERS
+    assert legal_names(game, state) == ["add 6G"]
+    act(game, state, "add 6G")
+    assert legal_names(game, state) == ["add wild"]
+    act(game, state, "add wild")
+    assert legal_names(game, state) == ["play value 6"]
+    act(game, state, "play value 6", "pass")
+    assert state.turn == state.leader == BLATHERS and state.hands[BLATHERS] == parse_cards("2P")
+
+
+def test_scoring_example():
+    """Blathers plays his last card (a 2); Longclaw (8, 9) scores 6; Zaz (2 2 3 6 6 10) -6."""
+    game, state = setup(["2P", "8P 9P", "2G 2T 3P 6P 6G 10T"], num_rounds=1)
+    act(game, state, "add 2P", "play value 2")
+    assert state.over and state.round_scores == [[0, 6, -6]] and state.totals == [0, 6, -6]
+    assert game.winners(state) == [LONGCLAW]
+
+
+def test_round_score_counts_wilds_and_artifacts_as_zero():
+    assert round_score(parse_cards("8P 9P")) == 6
+    assert round_score(parse_cards("8P W")) == -2
+    assert round_score(parse_cards("13P Crown")) == -2
+    assert round_score(parse_cards("13P 13G 12P 11P 10P")) == 10 - 5
+    assert round_score(parse_cards("13P 13G 12P 11P 10P 9P")) == -6
+    assert round_score([]) == 0
+
+
+def test_round_ends_the_instant_a_hand_is_empty_and_the_next_is_dealt():
+    game, state = setup(["2P", "8P 9P", "2G 2T 3P 6P 6G 10T"], num_rounds=2)
+    act(game, state, "add 2P", "play value 2")
+    assert not state.over and state.round == 1 and state.totals == [0, 6, -6]
+    assert all(len(hand) == 15 for hand in state.hands) and not state.aside
+
+
+# -- trick mechanics --------------------------------------------------------------------------
+def test_follow_same_type_and_size_strictly_higher():
+    game, state = setup(["4P 5P 9G", "5G 6G 7G 8T 8G 2T", "2P 3P 4T 6T 7T 9T"])
+    act(game, state, "add 4P", "add 5P", "play run to 5")
+    legal = legal_names(game, state)
+    assert "add 6G" in legal and "add 5G" in legal and "add 8T" not in legal
+    act(game, state, "add 5G", "add 6G")
+    assert legal_names(game, state) == ["play run to 6"]
+    act(game, state, "play run to 6", "add 6T", "add 7T", "play run to 7")
+    assert state.table[-1].key == (RUN, 2, 14)
+
+
+def test_a_passed_seer_is_out_until_the_next_trick():
+    game, state = setup(["4P 9P 2G 3G 4G 5G", "5T 6T 7T 8T 9T 10T", "2P 3P 4T 6P 7P 8P"])
+    act(game, state, "add 4P", "play value 4", "pass", "add 6P", "play value 6")
+    assert state.turn == BLATHERS
+    act(game, state, "add 9P", "play value 9")
+    assert state.turn == ZAZ  # Longclaw passed: skipped
+    act(game, state, "pass")
+    assert state.leader == BLATHERS and not any(state.passed)
+
+
+def test_the_start_seer_cannot_pass():
+    game, state = setup(["4P 9P 2G 3G 4G 5G", "5T 6T 7T 8T 9T 10T", "2P 3P 4T 6P 7P 8P"])
+    assert "pass" not in legal_names(game, state)
+    with pytest.raises(AssertionError):
+        act(game, state, "pass")
+
+
+def test_wild_takes_any_value_and_a_meld_may_be_all_wilds():
+    game, state = setup(["W 2P 3P 4P 5P 6P", "W 7G 8G 9G 10G 11G", "2T 3T 4T 5T 6T 7T"])
+    act(game, state, "add wild")
+    assert legal_names(game, state) == [f"play value {v}" for v in range(2, 14)]
+    act(game, state, "play value 13")
+    assert "add wild" not in legal_names(game, state)  # nothing beats 13 but a half or Crown
+    assert classify([WILD, WILD]) == {(MATCH, v) for v in range(2, 14)} | {
+        (RUN, t) for t in range(3, 14)
+    }
+
+
+def test_stuck_start_seer_hands_the_lead_on():
+    game, state = setup(["Echo", "5G 6G 7G", "2T 3T 4T"])
+    assert legal_names(game, state) == ["pass"]
+    act(game, state, "pass")
+    assert state.turn == state.leader == LONGCLAW and not state.passed[BLATHERS]
+
+
+def test_round_ends_when_no_seer_can_lead():
+    game, state = setup(["Echo", "Stone", "Lens Prism"], num_rounds=1)
+    act(game, state, "pass", "pass", "Lens on seat +1", "pass")
+    assert state.over and state.totals == [-1, -1, -1]
+
+
+# -- artifacts --------------------------------------------------------------------------------
+def test_go_first_leads_as_a_single_of_value_1_only():
+    game, state = setup(["GoFirst 3P 4P", "2G 9G 10G", "2T 3T 4T"])
+    act(game, state, "add GoFirst", "play artifact single")
+    assert state.table[-1].key == (MATCH, 1, 2)
+    assert "add 2G" in legal_names(game, state)  # every suited single beats it
+    game, state = setup(["3P 4P 5P", "GoFirst 9G 10G", "2T 3T 4T"])
+    act(game, state, "add 3P", "play value 3")
+    assert "add GoFirst" not in legal_names(game, state)
+
+
+def test_crown_beats_every_single():
+    game, state = setup(["13P HalfMoon 2P 3P", "Crown 2G 3G 4G", "W 13T 2T 3T"])
+    act(game, state, "add 13P", "add HalfMoon", "play value 13")
+    assert state.table[-1].key == (MATCH, 1, 27)
+    act(game, state, "add Crown", "play artifact single")
+    assert "add wild" not in legal_names(game, state)
+    assert not valid_on_table(kinds("W"), (MATCH, 13), state.table[-1].key, False)
+    assert classify(kinds("Crown 2G")) == set()  # only as a Single
+
+
+def test_rod_takes_the_trick_and_leads_and_lifts_the_bonus():
+    game, state = setup(["5P 6P 7P 2G 3G 11G", "6G 7G 8G 2T 3T 4T", "Rod 9T 11T 13T 2P"])
+    act(game, state, "add 5P", "add 6P", "add 7P", "play run to 7")
+    act(game, state, "add 6G", "add 7G", "add 8G", "play run to 8")
+    assert state.turn == ZAZ and len(state.hands[ZAZ]) == 5
+    assert legal_names(game, state) == ["use Rod"]  # in the Bonus: the Rod is a valid play
+    act(game, state, "use Rod")
+    assert len(state.hands[ZAZ]) == 4 + 6 and ROD in state.aside
+    assert state.turn == state.leader == ZAZ and not state.table
+    env = make("seers_catalog_v0", num_players=3)  # everyone saw what Zaz picked up
+    views = env.encoding.spec.views(env.encoding.observe(state, BLATHERS))
+    assert views["known"][1][KIND[parse_cards("5P")[0]]] == 1  # Zaz: relative seat 2, row 1
+    act(game, state, "add 9T", "play value 9", "add 11G", "play value 11", "pass")
+    assert "pass" in legal_names(game, state)  # 9 cards: out of the Bonus, may pass holding 13T
+
+
+def test_rod_needs_a_meld_on_the_table():
+    game, state = setup(["Rod 5P", "6G 7G", "2T 3T"])
+    assert "use Rod" not in legal_names(game, state)
+    assert game.illegal_reason(state, game.actions.ids["use Rod"]) is not None
+
+
+def test_gift_of_fate_ends_the_trick_and_hands_the_lead():
+    game, state = setup(["5P 6P 2G", "Gift 7G 8G", "2T 3T 4T"])
+    act(game, state, "add 5P", "play value 5")
+    act(game, state, "Gift to seat +1")
+    assert state.turn == state.leader == ZAZ and not state.table
+    assert sorted(state.aside) == sorted(parse_cards("5P Gift"))
+
+
+def test_gift_may_be_used_when_leading():
+    game, state = setup(["Gift 5P 6P", "7G 8G 9G", "2T 3T 4T"])
+    act(game, state, "Gift to seat +2")
+    assert state.turn == ZAZ
+
+
+def test_cauldron_moves_one_card_one_value():
+    game, state = setup(["5P Cauldron 2G", "5G 6G 9G", "2T 3T 4T"])
+    act(game, state, "add 2G", "play value 2", "add 5G", "play value 5", "pass")
+    legal = legal_names(game, state)
+    assert "add 5P" in legal
+    act(game, state, "add 5P", "add Cauldron")
+    assert legal_names(game, state) == ["play value 6"]
+    assert classify(kinds("4P 5G Cauldron")) == {(MATCH, 4), (MATCH, 5)}
+    assert classify(kinds("4P 6P Cauldron")) == {(RUN, 5), (RUN, 6)}
+    assert (MATCH, 5) not in classify(kinds("5P 5G Cauldron"))  # it must move a card
+    assert classify(kinds("W Cauldron")) == set()
+
+
+def test_prism_lets_one_card_change_suit_in_a_run():
+    assert (RUN, 6) in classify(kinds("4P 5G 6P Prism"))
+    assert (RUN, 6) not in classify(kinds("4P 5G 6P"))
+    assert classify(kinds("5P 5G Prism")) == set()  # never in a set, and runs need distinct values
+    game, state = setup(["4P 5G 6P Prism 2G", "7G 8G 9G", "2T 3T 4T"])
+    act(game, state, "add 4P", "add 6P", "add 5G", "add Prism", "play run to 6")
+    assert state.table[-1].key == (RUN, 3, 12)
+
+
+def test_half_moon_counts_half_a_value_higher():
+    game, state = setup(["5P HalfMoon 2G", "5G 6G 9G", "5T 3T 4T"])
+    act(game, state, "add 5P", "add HalfMoon", "play value 5")
+    assert state.table[-1].key == (MATCH, 1, 11)
+    legal = legal_names(game, state)
+    assert "add 6G" in legal and "add 5G" not in legal
+    assert beats((MATCH, 1, 11), (MATCH, 1, 10)) and not beats((MATCH, 1, 11), (MATCH, 1, 12))
+
+
+def test_echo_is_one_more_card_of_a_set():
+    assert classify(kinds("7P Echo")) == {(MATCH, 7)}
+    assert classify(kinds("Echo")) == set()
+    assert meld_key(kinds("7P 7G Echo"), (MATCH, 7)) == (MATCH, 3, 14)
+    game, state = setup(["7P Echo 2G", "8G 8T 9G", "2T 3T 4T"])
+    act(game, state, "add 7P", "add Echo", "play value 7")
+    assert state.table[-1].key == (MATCH, 2, 14)
+
+
+def test_stepping_stone_fills_a_run():
+    assert classify(kinds("4P 6P Stone")) == {(RUN, 6)}
+    assert classify(kinds("4P Stone")) == {(RUN, 5), (RUN, 4)}
+    assert meld_key(kinds("4P 6P Stone"), (RUN, 6)) == (RUN, 3, 12)
+    assert classify(kinds("7P 7G Stone")) == set()
+
+
+def test_lens_shows_a_hand_and_the_looker_acts_again():
+    env = make("seers_catalog_v0", num_players=3)
+    env.reset(options={"deal": {"hands": ["Lens 5P 6P", "7G 8G 9G", "2T 3T 4T"], "leader": 0}})
+    game, state = env.game, env.state
+    env.step(game.actions.ids["Lens on seat +2"])
+    assert env.agent_selection == "player_0" and LENS in state.aside
+    views = env.encoding.spec.views(env.observe("player_0")["observation"])
+    assert views["known"][1].sum() == 3 and views["known"][0].sum() == 0
+    other = env.encoding.spec.views(env.observe("player_1")["observation"])
+    assert other["known"].sum() == 0  # what the looker saw stays private
+    assert "known 2T 3T 4T" in game.render_seat(state, 0)
+    env.step(game.actions.ids["add 5P"])
+    env.step(game.actions.ids["play value 5"])
+    env.step(game.actions.ids["add 7G"])
+    env.step(game.actions.ids["play value 7"])
+    env.step(game.actions.ids["pass"])  # Zaz passes holding nothing higher
+    views = env.encoding.spec.views(env.observe("player_0")["observation"])
+    assert views["known"][1].sum() == 3  # still in Zaz's hand, still known
+
+
+def test_lens_as_the_last_card_ends_the_round():
+    game, state = setup(["Lens", "7G 8G 9G", "2T 3T 4T"], num_rounds=1)
+    act(game, state, "Lens on seat +1")
+    assert state.over and state.totals[0] == 0
+
+
+# -- options ----------------------------------------------------------------------------------
+def test_artifact_pool_option():
+    pool = ["Go First", "Crown", "Echo", "Lens"]
+    game = SeersCatalogGame(2, artifact_pool=pool)
+    state = game.new_game(np.random.default_rng(0))
+    held = sorted(c for hand in state.hands for c in hand if c >= ARTIFACT_BASE)
+    assert [ARTIFACTS[c - ARTIFACT_BASE] for c in held] == pool
+    for bad in (
+        ["Crown", "Echo", "Lens", "Prism"],
+        ["Go First", "Crown", "Nope", "Echo"],
+        ["Go First", "Crown", "Echo"],
+        "Go First",
+        ["Go First"] * 4,
+    ):
+        with pytest.raises(ValueError, match="artifact_pool"):
+            SeersCatalogGame(2, artifact_pool=bad)
+    with pytest.raises(ValueError, match="num_rounds"):
+        make("seers_catalog_v0", num_rounds=0)
+
+
+def test_ties_go_to_the_final_round_then_are_shared():
+    game, state = setup(["2P", "8P 9P", "2G 2T 3P 6P 6G 10T"], num_rounds=1)
+    act(game, state, "add 2P", "play value 2")
+    state.totals, state.round_scores = [5, 5, 1], [[0, 3, 1], [5, 2, 0]]
+    assert game.winners(state) == [0]
+    state.round_scores[-1] = [5, 5, 0]
+    assert game.winners(state) == [0, 1]
+
+
+# -- information ------------------------------------------------------------------------------
+def test_removed_cards_and_face_down_artifacts_are_hidden():
+    env = make("seers_catalog_v0", num_players=2)
+    env.reset(seed=7)
+    game, state = env.game, env.state
+    rng = np.random.default_rng(0)
+    removed_moved = artifacts_moved = False
+    for _ in range(20):
+        other = game.resample_hidden(state, 0, rng)
+        removed_moved |= other.removed != state.removed
+        artifacts_moved |= other.hands[1] != state.hands[1] and [
+            c for c in other.hands[1] if c >= ARTIFACT_BASE
+        ] != [c for c in state.hands[1] if c >= ARTIFACT_BASE]
+        assert np.array_equal(env.encoding.observe(other, 0), env.encoding.observe(state, 0))
+    assert removed_moved and artifacts_moved
+
+
+def test_illegal_build_step_leaves_the_state_intact():
+    env = make("seers_catalog_v0", num_players=3)
+    env.reset(options={"deal": {"hands": ["5P 6P 7P 2G", "7G 8G 9G", "2T 3T 4T"], "leader": 0}})
+    env.step(env.game.actions.ids["add 5P"])
+    before = repr(env.state)
+    for name in ("add 2G", "pass", "play value 7", "add 5P"):
+        with pytest.raises(IllegalActionError):
+            env.step(env.game.actions.ids[name])
+    assert repr(env.state) == before
+
+
+# -- generator against detector ---------------------------------------------------------------
+# plum 2-13, green 2-9, teal 2-3, and every artifact: runs, sets and all the modifiers meet
+SAMPLE_KINDS = [*range(0, 12), *range(12, 20), 24, 25, *range(61, 71)]
+
+
+def brute_force(hand: list[int], top, leading: bool) -> dict[tuple[int, ...], set]:
+    """Every sub-multiset of ``hand`` the detector accepts as a meld that may be played now."""
+    found: dict[tuple[int, ...], set] = {}
+    for size in range(1, len(hand) + 1):
+        for cards in set(combinations(hand, size)):
+            for finish in classify(cards):
+                if valid_on_table(cards, finish, top, leading):
+                    found.setdefault(cards, set()).add(finish)
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cards=st.sets(st.sampled_from(SAMPLE_KINDS), min_size=1, max_size=7),
+    wilds=st.integers(0, 2),
+    top=st.one_of(
+        st.none(),
+        st.tuples(st.sampled_from([MATCH, RUN]), st.integers(2, 4), st.integers(2, 27)),
+        st.tuples(st.just(MATCH), st.just(1), st.integers(2, 30)),
+    ),
+)
+def test_generator_and_detector_agree(cards, wilds, top):
+    hand = sorted([*cards, *[WILD] * wilds])
+    assert legal_plays(hand, top) == brute_force(hand, top, top is None)
+
+
+def test_kinds_table_is_consistent():
+    assert len(set(KIND)) == NUM_KINDS and KIND[WILD_BASE + 4] == WILD
