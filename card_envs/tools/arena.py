@@ -30,7 +30,7 @@ from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
 
-STEP_BUDGET = 300_000  # agent-steps per game and player count when --episodes is not given
+STEP_BUDGET = 200_000  # agent-steps per game and player count when --episodes is not given
 MIN_EPISODES, MAX_EPISODES = 20, 2000
 LENGTH_PROBES = 4  # seeded random games that measure a game's typical length
 RANDOM = "random"
@@ -374,6 +374,7 @@ def write_plot(reports: Sequence[ArenaReport], path: Path) -> None:
         ax.barh(names, rates, xerr=[lows, highs], capsize=4, color="tab:blue")
         ax.axvline(1 / report.players, color="grey", linestyle="--", linewidth=1)
         ax.set_xlim(0, 1)
+        ax.invert_yaxis()  # agents top to bottom in report order
         ax.set_title(f"{report.game}, {report.players} players", fontsize=10)
     axes[-1, 0].set_xlabel("win rate (95% Wilson interval); dashed: fair share 1/players")
     fig.tight_layout()

@@ -231,12 +231,14 @@ def set_ratios(rows: Sequence[Measurement], references: Sequence[Measurement]) -
         row.ratio_raw = row.agent_steps_per_s / max(raw) if raw else None
 
 
-def profile_hot_spots(name: str, num_players: int, seconds: float, top: int = 12) -> str:
-    """cProfile of the AEC loop: the ``top`` functions by own time."""
+def profile_hot_spots(
+    name: str, num_players: int, seconds: float, top: int = 12, rules_only: bool = False
+) -> str:
+    """cProfile of random play (the AEC loop, or the rules alone): ``top`` functions by own time."""
     env = make(name, num_players=num_players)
     profiler = cProfile.Profile()
     profiler.enable()
-    aec_speed(env, seconds)
+    (rules_speed if rules_only else aec_speed)(env, seconds)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
