@@ -1,0 +1,190 @@
+"""A Catastrophic Card Game heuristic that reads only its own observation.
+
+It plans toward its owed sets with a cheap coverage measure (how many of the owed cards the hand
+could already fill, colour by colour), takes the discard only when it raises that measure, lays
+a set as soon as it can (keeping wilds), and discards the card whose loss costs the least,
+preferring to fire Mr. Poe and Burning House at the player closest to going out. It keeps one
+Lemony Snicket (a free last discard and a shield), cancels Poe and Burning House with it, and
+steals Victory cards from a leader.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from card_envs.core.env import EnvInfo
+from card_envs.unfortunate_events.rules.deck import (
+    BEATRICE,
+    BURN,
+    EYE,
+    NUM_COLOURS,
+    PER_COLOUR,
+    POE,
+    SETS,
+    SNICKET,
+    WILD_BASE,
+    colour_of,
+)
+from card_envs.unfortunate_events.rules.game import MAJORITY, action_blocks
+from card_envs.unfortunate_events.rules.state import (
+    BURN_SET,
+    DRAW,
+    REACT,
+    TARGET,
+    VICTORY,
+)
+
+HAND_SIZE, OWED3, OWED4, VICTORIES = 0, 1, 2, 3  # columns of the "seats" piece
+# How eagerly each kind is discarded when losing it costs no coverage (higher goes first).
+DISCARD_PRIORITY = {POE: 6.0, BURN: 5.0, EYE: 4.0, SNICKET: -1.0, BEATRICE: -3.0}
+WILD_PRIORITY = -2.0
+
+
+def _use(naturals: list[int], size: int) -> list[int]:
+    """The naturals (one colour's three counts) that best fill a set of ``size``."""
+    best = max(range(PER_COLOUR), key=lambda i: naturals[i])
+    group = [0] * PER_COLOUR
+    group[best] = min(size, naturals[best])
+    if size == 3:
+        other = [min(1, n) for n in naturals]
+    else:
+        top = sorted(range(PER_COLOUR), key=lambda i: -naturals[i])[:2]
+        other = [min(2, naturals[i]) if i in top else 0 for i in range(PER_COLOUR)]
+    return other if sum(other) > sum(group) else group
+
+
+def coverage(hand: list[int], needs: list[int]) -> int:
+    """How many of the owed cards ``hand`` fills, set by set (greedy, both need orders)."""
+    best = 0
+    for order in (sorted(needs, reverse=True), sorted(needs)):
+        counts, beatrice, total, shortfalls = list(hand), hand[BEATRICE], 0, []
+        for size in order:
+            pick, pick_cover, pick_use = 0, -1, [0, 0, 0]
+            for colour in range(NUM_COLOURS):
+                first = colour * PER_COLOUR
+                used = _use(counts[first : first + PER_COLOUR], size)
+                cover = min(size, sum(used) + counts[WILD_BASE + colour]) if any(used) else 0
+                if cover > pick_cover:
+                    pick, pick_cover, pick_use = colour, cover, used
+            for i, n in enumerate(pick_use):
+                counts[pick * PER_COLOUR + i] -= n
+            counts[WILD_BASE + pick] -= max(0, pick_cover - sum(pick_use))
+            total += pick_cover
+            shortfalls.append(size - pick_cover)
+        if beatrice and max(shortfalls) > 0 and max(shortfalls) < max(needs):
+            total += 1
+        best = max(best, total)
+    return best
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def __init__(self, info: EnvInfo, seed: int | None = None):
+        super().__init__(info, seed)
+        self.n = info.num_players
+        self.start: dict[str, int] = {}
+        offset = 0
+        for block in action_blocks(self.n):
+            self.start[block.name] = offset
+            offset += block.size
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        if len(legal) == 1:
+            return legal[0]
+        views = self.views(observation)
+        phase = int(np.argmax(views["phase"]))
+        hand = [int(c) for c in views["hand"]]
+        seats = views["seats"]
+        needs = [3] * int(seats[0, OWED3]) + [4] * int(seats[0, OWED4])
+        if phase == DRAW:
+            return self._draw(views, hand, needs, legal)
+        if phase == TARGET:
+            return self._target(views, legal)
+        if phase == BURN_SET:
+            return max(legal, key=lambda a: SETS[a - self.start["burn"]].size)
+        if phase == REACT:
+            attack = int(np.argmax(views["pending"]))
+            cancel = self.start["react"]
+            return cancel if cancel in legal and attack != 0 else cancel + 1
+        if phase == VICTORY:
+            return self._victory(views, legal)
+        lays = [a for a in legal if a < self.start["discard"]]
+        if lays:
+            return self._lay(hand, needs, lays)
+        return self._discard(views, hand, needs, legal)
+
+    def _draw(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
+        top = int(np.argmax(views["discard_top"]))
+        take = self.start["draw"] + 1
+        if take in legal:
+            after = list(hand)
+            after[top] += 1
+            if coverage(after, needs) > coverage(hand, needs):
+                return take
+        return self.start["draw"]
+
+    def _lay(self, hand: list[int], needs: list[int], lays: list[int]) -> int:
+        def value(action: int) -> tuple[int, int]:
+            kind = SETS[action - self.start["lay"]]
+            rest = list(hand)
+            for card in kind.cards:
+                rest[card] -= 1
+            left = list(needs)
+            left.remove(kind.size)
+            return coverage(rest, left) if left else 0, -(kind.wilds + kind.beatrice)
+
+        return max(lays, key=value)
+
+    def _discard(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
+        base = self.start["discard"]
+        gone = views["discard"] + views["laid"].sum(axis=0)
+        burnable = views["laid"][1:].any()
+
+        def value(action: int) -> tuple[int, float]:
+            kind = action - base
+            rest = list(hand)
+            rest[kind] -= 1
+            if kind >= EYE:
+                priority = DISCARD_PRIORITY[kind] if kind != BURN or burnable else 1.0
+                if kind == SNICKET and hand[SNICKET] > 1:
+                    priority = 1.5
+            elif kind >= WILD_BASE:
+                priority = WILD_PRIORITY
+            else:
+                colour = colour_of(kind)
+                first = colour * PER_COLOUR
+                mates = sum(hand[first : first + PER_COLOUR]) + hand[WILD_BASE + colour]
+                priority = 3.0 - hand[kind] - 0.5 * mates + float(gone[kind]) / 7
+            return coverage(rest, needs), priority
+
+        return max((a for a in legal if a >= base), key=value)
+
+    def _target(self, views, legal: list[int]) -> int:
+        """The opponent closest to going out (fewest cards owed), then most Victory cards."""
+        seats = views["seats"]
+
+        def threat(action: int) -> tuple[float, float, float]:
+            r = action - self.start["target"] + 1
+            return (
+                -float(seats[r, HAND_SIZE]),
+                float(seats[r, VICTORIES]),
+                -float(views["known"][r, SNICKET]),
+            )
+
+        return max(legal, key=threat)
+
+    def _victory(self, views, legal: list[int]) -> int:
+        """Steal from the richest opponent when they lead me or threaten a majority; else take
+        from the centre, which brings the end nearer."""
+        seats = views["seats"]
+        base = self.start["victory"]
+        steals = [a for a in legal if a > base]
+        if steals:
+            richest = max(steals, key=lambda a: seats[a - base, VICTORIES])
+            theirs, mine = float(seats[richest - base, VICTORIES]), float(seats[0, VICTORIES])
+            if theirs > mine + 1 or theirs >= MAJORITY - 1:
+                return richest
+        return base if base in legal else legal[0]
