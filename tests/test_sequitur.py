@@ -1,0 +1,572 @@
+"""Sequitur rules: the rulebook's examples, the rulings, every Sequitur card and goal card."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from card_envs import sequitur_v0
+from card_envs.core.errors import IllegalActionError
+from card_envs.sequitur.goals import COLOURS, POINTS, load_goals
+from card_envs.sequitur.rules import (
+    ACTION,
+    BALL_LETTER,
+    BALL_POINTS,
+    BLANK_LETTER,
+    CLAIM,
+    CLAIM_GOAL,
+    EMPTY,
+    GOAL,
+    KEEP,
+    MAX_RACK,
+    NUM_BALLS,
+    NUM_ROUNDS,
+    OVER,
+    PLACE,
+    Q_MODE,
+    SETUP,
+    SPELL,
+    SPELL_KEEP,
+    SequiturGame,
+    balls_of,
+    spelled_balls,
+    word_score,
+)
+from card_envs.sequitur.words import (
+    ALPHABET,
+    BLANK,
+    DEFAULT_WORDS,
+    NO_CHOICE,
+    Dictionary,
+    Q,
+    find_spellings,
+    load_dictionary,
+    read_word,
+)
+
+GAME = SequiturGame(2)
+SOLO = SequiturGame(1)
+WORDS = load_dictionary()
+
+
+def rng(seed: int = 0) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def act(game: SequiturGame, state, name: str, r: np.random.Generator | None = None) -> None:
+    """Apply the action called ``name``, asserting it is legal."""
+    action = game.actions.ids[name]
+    assert action in game.legal_actions(state), (name, game.render(state))
+    assert game.illegal_reason(state, action) is None
+    game.apply(state, action, r or rng())
+
+
+def play_until(game: SequiturGame, state, stop, r: np.random.Generator | None = None) -> None:
+    """Take the first legal action until ``stop(state)``."""
+    r = r or rng()
+    while not stop(state):
+        game.apply(state, game.legal_actions(state)[0], r)
+
+
+def set_rack(state, seat: int, letters: str) -> None:
+    """Give ``seat`` the rack ``letters`` (balls taken from the bag), shown to everyone."""
+    state.bag.extend(state.racks[seat])
+    taken = set(range(NUM_BALLS)) - set(state.bag)
+    balls = balls_of(letters, taken)
+    for ball in balls:
+        state.bag.remove(ball)
+    state.racks[seat] = balls
+    state.shown_racks[seat] = list(balls)
+
+
+def spell_name(slots: list[int], reverse: bool = False) -> str:
+    return f"spell slots {','.join(map(str, sorted(slots)))} " + (
+        "right-to-left" if reverse else "left-to-right"
+    )
+
+
+def at_spelling(game: SequiturGame, seed: int = 0):
+    """A game at the spelling step, seat 0 to spell."""
+    state = game.new_game(rng(seed))
+    play_until(game, state, lambda s: s.phase == SPELL, rng(seed))
+    assert state.actor == 0 and state.decision == SPELL_KEEP
+    return state
+
+
+# -- components and data
+
+
+def test_letter_table_has_72_balls_with_the_ruling_counts_and_points():
+    letters = Counter(BALL_LETTER)
+    assert NUM_BALLS == 72 and letters[BLANK] == 1 and sum(letters.values()) - 1 == 71
+    assert letters[ALPHABET.index("e")] == 8 and letters[ALPHABET.index("a")] == 5
+    points = {ALPHABET[BALL_LETTER[b]]: BALL_POINTS[b] for b in range(71)}
+    # The worked example: H 1, W 3, F 3, G 1, D 1, none for O, R, E; Q is worth 7.
+    assert [points[c] for c in "hwfgdore"] == [1, 3, 3, 1, 1, 0, 0, 0]
+    assert points["q"] == 7 and points["z"] == 5 and points["y"] == 2
+
+
+def test_dictionary_is_scowl_with_inflections_and_without_names():
+    assert len(WORDS) == 63301 and load_dictionary() is WORDS  # loaded once, shared
+    for word in ("words", "walked", "cats", "quit", "queen", "strength"):
+        assert word in WORDS
+    for word in ("london", "nasa", "lol", "it", "don't", "usa", "mr", "nigger"):
+        assert word not in WORDS
+    assert all(len(w) >= 3 and w.isascii() and w.islower() for w in WORDS.words)
+    assert "SCOWL" in (DEFAULT_WORDS.parent / "SCOWL_COPYRIGHT.txt").read_text()
+
+
+def test_dictionary_option_takes_a_word_set_or_a_file(tmp_path):
+    small = SequiturGame(2, dictionary={"cat", "act", "Dog", "ab"})
+    assert small.dictionary.words == {"cat", "act", "dog"}
+    path = tmp_path / "words.txt"
+    path.write_text("cat\ndog\n")
+    assert SequiturGame(2, dictionary=path).dictionary.words == {"cat", "dog"}
+    with pytest.raises(ValueError, match="dictionary"):
+        SequiturGame(2, dictionary=tmp_path / "missing.txt")
+    with pytest.raises(ValueError, match="dictionary"):
+        SequiturGame(2, dictionary=["a", "b"])
+
+
+def test_goals_option_takes_a_file_or_card_list():
+    cards = [{"colour": c, "kind": "any", "min_length": 3} for c in COLOURS for _ in range(4)]
+    game = SequiturGame(2, goals=cards)
+    assert len(game.goals) == 12 and game.actions.size == game.start["claim"] + 12
+    with pytest.raises(ValueError, match="goal card 0"):
+        SequiturGame(2, goals=[{"colour": "blue", "kind": "any"}])
+    with pytest.raises(ValueError, match="goal card 0"):
+        SequiturGame(2, goals=[{"colour": "red", "kind": "vowel_run"}])  # missing n
+    with pytest.raises(ValueError, match="goals"):
+        SequiturGame(2, goals="no_such_file.json")
+
+
+# -- goal cards
+
+
+def test_goal_deck_has_24_cards_of_each_colour_with_their_points():
+    goals = load_goals()
+    assert len(goals) == 72
+    for colour in COLOURS:
+        cards = [g for g in goals if g.colour == colour]
+        assert len(cards) == 24 and {g.points for g in cards} == {POINTS[colour]}
+    assert len({(g.kind, str(g.params), g.min_length) for g in goals}) == 72, "duplicate cards"
+
+
+def test_published_goal_examples_are_in_the_deck():
+    goals = {(g.colour, g.goal): g for g in load_goals()}
+    assert goals["green", "2 vowels in a row"].met_by("bead", WORDS)
+    assert goals["yellow", "still a word after removing one letter"].met_by("brand", WORDS)
+    alphabetical = goals["red", "letters in alphabetical order"]
+    assert alphabetical.met_by("almost", WORDS) and not alphabetical.met_by("table", WORDS)
+    threat = goals["red", "3 consonants in a row"]
+    assert threat.min_length == 4
+    assert threat.met_by("threat", WORDS) and threat.met_by("dumps", WORDS)
+    assert not threat.met_by("syrup", WORDS), "Y is not a consonant"
+
+
+@pytest.mark.parametrize("card", load_goals(), ids=lambda g: f"{g.id}-{g.colour}-{g.kind}")
+def test_each_goal_card_meets_its_two_examples_and_not_its_counter(card):
+    assert len(card.examples) == 2
+    for word in card.examples:
+        assert word in WORDS and card.met_by(word, WORDS), word
+    assert card.counter in WORDS and not card.met_by(card.counter, WORDS)
+    if card.kind != "any":  # the counter fails the predicate, not just the length
+        assert len(card.counter) >= card.min_length
+
+
+def test_goals_read_qu_as_two_letters_and_the_blank_as_its_letter():
+    goals = {(g.colour, g.goal): g for g in load_goals()}
+    vowels3 = goals["red", "3 vowels in a row"]
+    assert read_word([Q, *(ALPHABET.index(c) for c in "eue")], NO_CHOICE, 1) == "queue"
+    assert vowels3.met_by("queue", WORDS)  # the U of the Qu ball is a vowel
+    # A blank named as E counts as E for every goal.
+    word = read_word([ALPHABET.index("b"), BLANK, ALPHABET.index("d")], ALPHABET.index("e"), -1)
+    assert word == "bed" and goals["green", "2 different vowels"].met_by("bead", WORDS)
+
+
+# -- spelling
+
+
+def test_word_score_example_word_is_8():
+    """Rack H W F O R G D E: discard H, F, G and E to spell WORD: 4 + W 3 + D 1 = 8."""
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "hwforgde")
+    name = spell_name([1, 3, 4, 6])
+    act(game, state, name)
+    assert state.words[0] == "word" and state.scores[0] == 8
+    assert word_score("word", balls_of("word"), NO_CHOICE) == 8
+
+
+def test_spelling_reads_either_way_and_never_reorders():
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "tar")
+    legal = set(game.legal_actions(state))
+    ids = game.actions.ids
+    assert ids[spell_name([0, 1, 2])] in legal  # TAR
+    assert ids[spell_name([0, 1, 2], reverse=True)] in legal  # RAT, the rack turned
+    set_rack(state, 0, "art")
+    legal = set(game.legal_actions(state))
+    assert ids[spell_name([0, 1, 2])] in legal  # ART
+    assert ids[spell_name([0, 1, 2], reverse=True)] not in legal  # TRA
+    assert ids["spell nothing"] not in legal
+
+
+def test_spell_nothing_only_when_no_word_exists():
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "bcdfghjk")
+    assert game.legal_actions(state) == [game.actions.ids["spell nothing"]]
+    act(game, state, "spell nothing")
+    assert state.words[0] == ""
+
+
+def test_q_reads_q_for_7_points_or_qu_as_two_letters_for_none():
+    game = GAME
+    state = at_spelling(game)
+    set_rack(state, 0, "quit")  # Q U I T: "quit" with Q as Q, or "quit" from Qu I T
+    act(game, state, spell_name([0, 1, 2, 3]))
+    assert state.decision == Q_MODE
+    assert game.legal_actions(state) == [game.actions.ids["Q as Q"]]  # "quuit" is no word
+    act(game, state, "Q as Q")
+    assert state.words[0] == "quit" and state.scores[0] == 4 + 7
+    state = at_spelling(game)
+    set_rack(state, 0, "qit")
+    act(game, state, spell_name([0, 1, 2]))
+    assert game.legal_actions(state) == [game.actions.ids["Q as Qu"]]
+    act(game, state, "Q as Qu")
+    assert state.words[0] == "quit" and state.scores[0] == 4  # two letters, no points
+
+
+def test_blank_names_any_letter_without_its_points():
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "z?p")
+    act(game, state, spell_name([0, 1, 2]))
+    assert state.decision == BLANK_LETTER
+    letters = {game.actions.names[a][-1].lower() for a in game.legal_actions(state)}
+    assert {"a", "i"} <= letters and "x" not in letters  # zap, zip
+    act(game, state, "blank = I")
+    assert state.words[0] == "zip" and state.scores[0] == 3 + 5 + 0 + 2
+
+
+def test_blank_and_q_together_take_two_sub_decisions():
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "q?it")
+    act(game, state, spell_name([0, 1, 2, 3]))
+    act(game, state, "blank = U")
+    assert state.decision == Q_MODE
+    act(game, state, "Q as Q")
+    assert state.words[0] == "quit" and state.scores[0] == 4 + 7
+
+
+def test_spelling_detector_tries_every_choice_independently():
+    game, state = GAME, at_spelling(GAME)
+    for key in range(0, 2 << 10, 37):
+        in_mask = key + game.start["spell"] in game.legal_actions(state)
+        assert in_mask == (game.illegal_reason(state, game.start["spell"] + key) is None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(0, 26), min_size=3, max_size=9).filter(
+        lambda rack: rack.count(BLANK) <= 1 and rack.count(Q) <= 1  # one blank, one Q ball
+    )
+)
+def test_find_spellings_matches_brute_force(rack):
+    rack = tuple(rack)
+    found = find_spellings(rack, WORDS)
+    expected: dict[int, set] = {}
+    for key in range(2 << 10):
+        balls = spelled_balls(list(range(len(rack))), key)
+        if len(balls) != bin(key & 1023).count("1"):
+            continue
+        codes = [rack[b] for b in balls]
+        for blank in range(26) if BLANK in codes else (NO_CHOICE,):
+            for q in (0, 1) if Q in codes else (NO_CHOICE,):
+                if read_word(codes, blank, q) in WORDS:
+                    expected.setdefault(key, set()).add((blank, q))
+    assert {k: set(v) for k, v in found.items()} == expected
+
+
+# -- the rack and the Sequitur cards
+
+
+def at_action(game: SequiturGame, letters: str, seed: int = 0):
+    state = game.new_game(rng(seed))
+    play_until(game, state, lambda s: s.phase == ACTION, rng(seed))
+    set_rack(state, 0, letters)
+    return state
+
+
+def letters_of(rack: list[int]) -> str:
+    return "".join("?" if BALL_LETTER[b] == BLANK else ALPHABET[BALL_LETTER[b]] for b in rack)
+
+
+def test_rack_example_outside_and_inside_balls():
+    """On H W F O R G D E the outside balls are H and E, the inside balls W F O R G D."""
+    game, state = GAME, at_action(GAME, "hwforgde")
+    names = {game.actions.names[a] for a in game.legal_actions(state)}
+    inside = {n for n in names if n.startswith("move outside")}
+    assert inside == {
+        f"move outside: slot {i} to the {e}" for i in range(1, 7) for e in ("left", "right")
+    }
+    outside = {n for n in names if n.startswith("move inside")}
+    assert outside == {
+        f"move inside: {e} ball to slot {p}" for e in ("left", "right") for p in range(1, 7)
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "after"),
+    [
+        ("move inside: left ball to slot 3", "wfohrgde"),
+        ("move inside: right ball to slot 1", "hewforgd"),
+        ("move outside: slot 2 to the left", "fhworgde"),
+        ("move outside: slot 6 to the right", "hwforged"),
+        ("swap slot 3-4", "hwfrogde"),
+    ],
+)
+def test_sequitur_cards_that_move_balls(name, after):
+    game, state = GAME, at_action(GAME, "hwforgde")
+    act(game, state, name)
+    assert letters_of(state.racks[0]) == after
+    assert len([u for u in state.used[0] if u]) == 1
+
+
+def test_exchange_returns_a_ball_and_draws_one_into_its_place():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    bag_size, old = len(state.bag), state.racks[0][2]
+    act(game, state, "exchange slot 2")
+    rack = state.racks[0]
+    assert len(rack) == 8 and len(state.bag) == bag_size
+    assert letters_of(rack[:2] + rack[3:]) == "hworgde"
+    assert old in state.bag or rack[2] == old
+    game.check_invariants(state)
+
+
+def test_extend_draws_a_ball_onto_an_end_and_the_rack_holds_at_most_10():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    act(game, state, "extend")
+    assert state.decision == PLACE and state.actor == 0
+    drawn = state.ball
+    act(game, state, "place right")
+    assert state.racks[0][-1] == drawn and len(state.racks[0]) == 9
+    state = at_action(GAME, "hwforgde")
+    for letter in "ab":
+        state.racks[0].append(balls_of(letter, set(range(NUM_BALLS)) - set(state.bag))[0])
+        state.bag.remove(state.racks[0][-1])
+    assert len(state.racks[0]) == MAX_RACK
+    assert game.actions.ids["extend"] not in game.legal_actions(state)
+    assert "10 balls" in game.illegal_reason(state, game.actions.ids["extend"])
+
+
+def test_each_sequitur_card_once_per_round():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    act(game, state, "swap slot 0-1")
+    play_until(game, state, lambda s: s.phase == ACTION and s.actor == 0)
+    swap = game.actions.ids["swap slot 0-1"]
+    assert swap not in game.legal_actions(state)
+    assert "already played" in game.illegal_reason(state, swap)
+    play_until(game, state, lambda s: s.round == 1)
+    play_until(game, state, lambda s: s.phase == ACTION and s.actor == 0)
+    assert swap in game.legal_actions(state), "cards come back each round"
+
+
+def test_pass_is_always_an_action():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    assert game.actions.ids["pass"] in game.legal_actions(state)
+
+
+# -- the round
+
+
+def test_setup_draws_5_in_order_then_3_each_placed_on_an_end():
+    game = GAME
+    deal = {"racks": ["hwfor", "abcde"], "draws": "gde"}
+    state = game.new_game(rng(), deal)
+    assert letters_of(state.racks[0]) == "hwfor" and letters_of(state.racks[1]) == "abcde"
+    act(game, state, "secret goal red")
+    assert state.secret[0] != EMPTY and state.decision == PLACE
+    for end in ("right", "right", "left"):
+        act(game, state, f"place {end}")
+    assert letters_of(state.racks[0]) == "ehwforgd"
+    assert state.actor == 1 and state.phase == SETUP
+
+
+def test_three_goal_steps_each_followed_by_an_action_step():
+    game = GAME
+    state = game.new_game(rng())
+    phases = []
+    r = rng()
+    while state.round == 0:
+        if not phases or phases[-1] != (state.phase, state.goal_step):
+            phases.append((state.phase, state.goal_step))
+        game.apply(state, game.legal_actions(state)[0], r)
+    expected = [(SETUP, 0)] + [p for c in range(3) for p in ((GOAL, c), (ACTION, c))] + [(SPELL, 2)]
+    assert phases in (expected, [*expected, (CLAIM, 2)])
+
+
+def test_goal_step_keeps_face_down_until_everyone_chose():
+    game = GAME
+    state = game.new_game(rng())
+    play_until(game, state, lambda s: s.phase == GOAL)
+    first = state.drawn[0]
+    act(game, state, "keep drawn goal 0")
+    assert state.kept[0] == first and first not in state.public
+    second = state.drawn[0]
+    act(game, state, "discard")
+    assert state.public == [first] and second in state.discards[0]
+    assert state.phase == ACTION
+
+
+def test_secret_goal_is_scored_when_the_word_meets_it():
+    game, state = GAME, at_spelling(GAME)
+    goals = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    state.secret[0] = goals["2 vowels in a row"]
+    state.decks[2].remove(state.secret[0])
+    set_rack(state, 0, "bead")
+    act(game, state, spell_name([0, 1, 2, 3]))
+    play_until(game, state, lambda s: s.phase != SPELL)
+    assert goals["2 vowels in a row"] in state.stacks[0] and state.totals[0] >= 1
+
+
+def _claims_state(game, words: list[str], scores: list[int], public: list[int], seed: int = 0):
+    """A game at the end of spelling with these words and public goals."""
+    state = at_spelling(game, seed)
+    for g in public:
+        for pile in state.decks:
+            if g in pile:
+                pile.remove(g)
+    state.public = list(public)
+    state.secret = [EMPTY] * game.num_players
+    state.words, state.scores = list(words), list(scores)
+    state.actor = game.num_players - 1
+    game._end_step(state, rng(seed))
+    return state
+
+
+def test_claims_go_by_word_score_one_goal_per_turn_until_none_left():
+    game = SequiturGame(3)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    public = [ids["at least 5 letters"], ids["S last"], ids["a vowel first"]]
+    state = _claims_state(game, ["houses", "ants", "apes"], [7, 9, 5], public)
+    assert state.phase == CLAIM and state.claim_order == [1, 0, 2]
+    assert state.actor == 1 and state.decision == CLAIM_GOAL
+    act(game, state, f"claim goal #{ids['S last']}")
+    assert state.actor == 0
+    assert game.legal_actions(state) == [game.start["claim"] + ids["at least 5 letters"]]
+    act(game, state, f"claim goal #{ids['at least 5 letters']}")
+    assert state.actor == 2  # "ants" meets "a vowel first" too, but seat 2 comes first
+    act(game, state, f"claim goal #{ids['a vowel first']}")
+    assert state.public == [] and state.round == 1 and state.phase == SETUP
+    assert [len(s) for s in state.stacks] == [1, 1, 1]
+
+
+def test_claim_ties_are_broken_by_the_seeded_generator_and_no_word_claims_nothing():
+    game = SequiturGame(3)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    public = [ids["S last"]]
+    firsts = set()
+    for seed in range(12):
+        state = _claims_state(game, ["cats", "dogs", ""], [5, 5, 0], public, seed)
+        assert sorted(state.claim_order) == [0, 1]
+        firsts.add(state.actor)
+    assert firsts == {0, 1}
+
+
+def test_cleanup_discards_unclaimed_goals_face_up_and_returns_all_balls():
+    game = SequiturGame(2)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "red"}
+    state = _claims_state(game, ["cat", "dog"], [3, 4], [ids["at least 7 letters"]])
+    assert state.round == 1 and ids["at least 7 letters"] in state.open_discards
+    assert sum(len(r) for r in state.racks) == 2 * 5 and len(state.bag) == NUM_BALLS - 10
+
+
+def test_three_rounds_then_most_goal_points_wins_and_ties_share():
+    game = GAME
+    state = game.new_game(rng())
+    play_until(game, state, lambda s: s.phase == OVER)
+    assert state.round == NUM_ROUNDS
+    state.totals, state.stacks = [3, 3], [[0], [1]]
+    assert game.winners(state) == [0, 1]
+
+
+# -- solo
+
+
+def test_solo_draws_two_goals_and_keeps_one_every_time():
+    game = SOLO
+    state = game.new_game(rng())
+    act(game, state, "secret goal yellow")
+    assert state.decision == KEEP and len(state.drawn) == 2
+    other = state.drawn[0]
+    act(game, state, "keep drawn goal 1")
+    assert state.secret[0] != other and other in state.discards[1]
+    play_until(game, state, lambda s: s.phase == GOAL)
+    assert len(state.drawn) == 2
+    assert game.actions.ids["discard"] not in game.legal_actions(state)
+    act(game, state, "keep drawn goal 0")
+    assert len(state.public) == 1
+
+
+# -- hidden information
+
+
+def test_other_players_see_action_step_choices_only_when_the_step_ends():
+    env = sequitur_v0.env(num_players=2)
+    env.reset(seed=0)
+    game, state = env.game, env.state
+    while not (state.phase == ACTION and state.actor == 0):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    spec = env.describe().obs_spec
+    before = spec.views(env.observe("player_1")["observation"])
+    env.step(game.actions.ids["swap slot 0-1"])
+    views = spec.views(env.observe("player_1")["observation"])
+    assert np.array_equal(views["racks"], before["racks"])
+    shown = views["racks"][1].argmax(axis=1)[: len(state.shown_racks[0])]
+    assert list(shown) == [BALL_LETTER[b] for b in state.shown_racks[0]]
+    assert state.shown_racks[0] != state.racks[0]
+    assert views["used"][1].sum() == 0
+    env.step(game.actions.ids["pass"])  # seat 1 ends the step
+    views = env.describe().obs_spec.views(env.observe("player_1")["observation"])
+    assert views["used"][1].sum() == 1
+    assert list(views["racks"][1].argmax(axis=1)[: len(state.racks[0])]) == [
+        BALL_LETTER[b] for b in state.racks[0]
+    ]
+
+
+def test_illegal_actions_raise_and_change_nothing():
+    env = sequitur_v0.env(num_players=3)
+    env.reset(seed=2)
+    before = env.state.__dict__.copy()
+    with pytest.raises(IllegalActionError, match="choose colour"):
+        env.step(env.game.actions.ids["pass"])
+    assert env.state.__dict__ == before
+
+
+def test_injected_goal_order_is_drawn_first():
+    game = GAME
+    red = [g.id for g in game.goals if g.colour == "red"][:2]
+    state = game.new_game(rng(), {"goals": {"red": red}})
+    act(game, state, "secret goal red")
+    assert state.secret[0] == red[0]
+    with pytest.raises(ValueError, match="deal"):
+        game.new_game(rng(), {"hands": []})
+
+
+def test_action_names_are_unique_and_blocks_documented():
+    names = GAME.actions.names
+    assert len(set(names)) == len(names) == GAME.actions.size
+    spell = [n for n in names if n.startswith("spell slots")]
+    assert len(spell) == 2 << 10
+    assert list(itertools.islice((n for n in names if n.startswith("claim")), 1)) == [
+        "claim goal #0"
+    ]
+
+
+def test_dictionary_class_rejects_empty_lists():
+    with pytest.raises(ValueError, match="no words"):
+        Dictionary(["a", "to"])
