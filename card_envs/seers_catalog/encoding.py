@@ -11,7 +11,7 @@ import numpy as np
 
 from card_envs.core.game import Encoding
 from card_envs.core.spec import ObsSpec, Piece
-from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS
+from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS, WILD
 from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 
@@ -61,38 +61,39 @@ class SeersCatalogEncoding(Encoding[SeersState]):
 
     def encode(self, state: SeersState, seat: int, views: dict[str, np.ndarray]) -> None:
         n = self.game.num_players
-        kind = KIND
-        hand = views["hand"]
-        for code in state.hands[seat]:
-            hand[kind[code]] += 1
-        if state.turn == seat:
-            building = views["building"]
-            for code in state.pending:
-                building[kind[code]] += 1
-        known = views["known"]
+        count_kinds(views["hand"], state.hands[seat])
+        if state.turn == seat and state.pending:
+            count_kinds(views["building"], state.pending)
+        known, sizes, passed, totals = (
+            views["known"],
+            views["hand_sizes"],
+            views["passed"],
+            views["totals"],
+        )
         for p in range(n):
             rel = (p - seat) % n
-            views["hand_sizes"][rel] = len(state.hands[p])
-            views["passed"][rel] = state.passed[p]
+            sizes[rel] = len(state.hands[p])
+            passed[rel] = state.passed[p]
+            totals[rel] = state.totals[p]
             mask = state.known[seat][p]
             if mask and rel:
-                row = known[rel - 1]
-                for code in state.hands[p]:
-                    if mask >> code & 1:
-                        row[kind[code]] += 1
-            views["totals"][rel] = state.totals[p]
+                count_kinds(known[rel - 1], [c for c in state.hands[p] if mask >> c & 1])
         if state.table:
-            table = views["table"]
-            for meld in state.table:
-                for code in meld.cards:
-                    table[kind[code]] += 1
+            count_kinds(views["table"], [c for meld in state.table for c in meld.cards])
             top = state.table[-1]
             views["top_type"][int(top.key[0] == RUN)] = 1
             views["top_size"][0] = top.key[1]
             views["top_rank"][0] = top.key[2] / 2
             views["top_owner"][(top.seat - seat) % n] = 1
         views["leader"][(state.leader - seat) % n] = 1
-        aside = views["aside"]
-        for code in state.aside:
-            aside[kind[code]] += 1
+        count_kinds(views["aside"], state.aside)
         views["round"][min(state.round, self.game.num_rounds - 1)] = 1
+
+
+def count_kinds(view: np.ndarray, codes: list[int]) -> None:
+    """Write the count of each kind among ``codes`` (only wilds can repeat)."""
+    kinds = [KIND[c] for c in codes]
+    view[kinds] = 1
+    wilds = kinds.count(WILD)
+    if wilds > 1:
+        view[WILD] = wilds

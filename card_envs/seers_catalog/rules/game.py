@@ -144,7 +144,7 @@ class SeersCatalogGame(Game[SeersState]):
         )
         self._actions = action_spec(self.num_players)
         self._lens_base = GIFT_BASE + self.num_players - 1
-        self._tries: dict[tuple, dict[tuple[int, ...], list[int]]] = {}
+        self._cache: dict[tuple, Moves] = {}
 
     @property
     def actions(self) -> ActionSpec:
@@ -243,27 +243,26 @@ class SeersCatalogGame(Game[SeersState]):
     def current_player(self, state: SeersState) -> int:
         return state.turn
 
-    def _trie(self, state: SeersState) -> dict[tuple[int, ...], list[int]]:
-        """Legal build steps by prefix of kinds, for the actor's hand and the table (cached)."""
+    def _moves(self, state: SeersState) -> Moves:
+        """Legal build steps for the actor's hand and the table (cached by both)."""
         top = state.table[-1].key if state.table else None
         hand = tuple(KIND[c] for c in state.hands[state.turn])
         key = (hand, top)
-        trie = self._tries.get(key)
-        if trie is None:
-            if len(self._tries) > CACHE_LIMIT:
-                self._tries.clear()
-            trie = build_trie(legal_plays(hand, top), leading=top is None)
-            self._tries[key] = trie
-        return trie
+        moves = self._cache.get(key)
+        if moves is None:
+            if len(self._cache) > CACHE_LIMIT:
+                self._cache.clear()
+            moves = self._cache[key] = Moves(legal_plays(hand, top))
+        return moves
 
     def legal_actions(self, state: SeersState) -> list[int]:
         if state.over:
             return []
-        trie = self._trie(state)
+        moves = self._moves(state)
         if state.pending:
-            return trie[tuple(KIND[c] for c in state.pending)]
+            return moves.after(tuple(KIND[c] for c in state.pending))
         hand = state.hands[state.turn]
-        starts = trie.get((), [])
+        starts = moves.after(())
         rod = ROD in hand and bool(state.table)
         can_play = bool(starts) or rod or GIFT in hand
         bonus = len(hand) <= BONUS_LIMIT
@@ -553,11 +552,24 @@ def describe(key: Key) -> str:
     return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
 
 
-def build_trie(plays: dict, leading: bool) -> dict[tuple[int, ...], list[int]]:
-    """Next legal build actions after each prefix of each legal meld (kinds, ascending)."""
-    trie: dict[tuple[int, ...], set[int]] = {}
-    for cards, finishes in plays.items():
-        for i in range(len(cards)):
-            trie.setdefault(cards[:i], set()).add(ADD_ID[cards[i]])
-        trie.setdefault(cards, set()).update(finish_id(f) for f in finishes)
-    return {prefix: sorted(ids) for prefix, ids in trie.items()}
+class Moves:
+    """The legal build steps for one hand and table: the next actions after each prefix of
+    kinds, worked out on first use (most turns only ever ask for the first step)."""
+
+    def __init__(self, plays: dict[tuple[int, ...], set]):
+        self.plays = plays
+        self.steps: dict[tuple[int, ...], list[int]] = {}
+
+    def after(self, prefix: tuple[int, ...]) -> list[int]:
+        steps = self.steps.get(prefix)
+        if steps is None:
+            depth = len(prefix)
+            found = set()
+            for cards, finishes in self.plays.items():
+                if cards[:depth] == prefix:
+                    if len(cards) > depth:
+                        found.add(ADD_ID[cards[depth]])
+                    else:
+                        found.update(finish_id(f) for f in finishes)
+            steps = self.steps[prefix] = sorted(found)
+        return steps

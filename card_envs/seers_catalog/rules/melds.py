@@ -13,7 +13,7 @@ Half Moon join a meld without counting toward its size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations, pairwise
+from itertools import combinations, pairwise, product
 
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
@@ -87,6 +87,7 @@ class _Generator:
             self.by_value.setdefault(k % NUM_VALUES + MIN_VALUE, []).append(k)
         self.halves = (0, 1) if K_HALF in self.arts else (0,)
         self.plays: Plays = {}
+        self._special: list[list[tuple[int, frozenset[int]]]] = []
 
     def _record(self, cards: list[int], finish: Finish, kind: int, size: int, value: int) -> None:
         top = self.top
@@ -102,18 +103,24 @@ class _Generator:
         if K_CROWN in self.arts:
             self._record([K_CROWN], (ARTIFACT_SINGLE, 0), MATCH, 1, CROWN_VALUE)
 
+    def _lowest(self, value: int) -> int:
+        """The lowest value worth trying when ``value`` is the least a meld could have."""
+        if self.top is None:
+            return value
+        return max(value, (self.top[2] - self.halves[-1]) // 2 + 1)
+
     def matching(self) -> None:
         if self.top is not None and self.top[0] != MATCH:
             return
         need = None if self.top is None else self.top[1]
         echoes = (0, 1) if K_ECHO in self.arts else (0,)
         cauldron = K_CAULDRON in self.arts
-        for value in range(MIN_VALUE, MAX_VALUE + 1):
+        for value in range(self._lowest(MIN_VALUE), MAX_VALUE + 1):
             naturals = self.by_value.get(value, [])
             shifted: list[int | None] = [None]
             if cauldron:
                 shifted += self.by_value.get(value - 1, []) + self.by_value.get(value + 1, [])
-            for count in range(len(naturals) + 1):
+            for count in range(len(naturals) + 1 if need is None else min(need, len(naturals)) + 1):
                 for subset in combinations(naturals, count):
                     for wilds in range(self.wilds + 1):
                         for echo in echoes:
@@ -133,17 +140,59 @@ class _Generator:
         present = sorted({k // NUM_VALUES for k in self.suited})
         spare = [s for s in range(MAX_SUITS) if s not in present][:1]
         held = set(self.suited)
-        helpers = self.wilds + (K_STONE in self.arts) + (K_PRISM in self.arts)
-        helpers += K_CAULDRON in self.arts
+        arts = frozenset(self.arts & _RUN_ARTS)
+        simple = not arts & {K_PRISM, K_CAULDRON}
+        helpers = self.wilds + len(arts)
         for suit in present + spare:
+            if not simple:
+                self._special = self._specials(suit)
+            base = suit * NUM_VALUES - MIN_VALUE
+            count = [0]  # count[r]: cards of this suit below value r
+            for r in range(MAX_VALUE + 1):
+                count.append(count[-1] + (base + r in held))
             for length in lengths:
-                for top in range(MIN_VALUE + length - 1, MAX_VALUE + 1):
+                if length > count[-1] + helpers:
+                    break
+                for top in range(self._lowest(MIN_VALUE + length - 1), MAX_VALUE + 1):
                     low = top - length + 1
-                    base = suit * NUM_VALUES - MIN_VALUE
-                    natural = sum(base + r in held for r in range(low, top + 1))
-                    if natural + helpers < length:
+                    if count[top + 1] - count[low] + helpers < length:
                         continue
-                    self._fill(suit, low, top, low, [], held, self.wilds, self.arts & _RUN_ARTS)
+                    if simple:
+                        self._plain_runs(base, low, top)
+                    else:
+                        self._fill(suit, low, top, low, [], held, self.wilds, arts)
+
+    def _plain_runs(self, base: int, low: int, top: int) -> None:
+        """Runs without Prism or Cauldron: each slot is its own card, a wild or the Stone."""
+        stone = K_STONE in self.arts
+        held = self.suited
+        options = []
+        for rank in range(low, top + 1):
+            slot = [base + rank] if base + rank in held else []
+            if self.wilds:
+                slot.append(WILD)
+            if stone:
+                slot.append(K_STONE)
+            if not slot:
+                return
+            options.append(slot)
+        length = top - low + 1
+        for cards in product(*options):
+            if cards.count(WILD) <= self.wilds and cards.count(K_STONE) <= 1:
+                self._record(list(cards), (RUN, top), RUN, length, top)
+
+    def _specials(self, suit: int) -> list[list[tuple[int, frozenset[int]]]]:
+        """For each rank, the cards that fill it in ``suit`` only with Prism and/or Cauldron."""
+        table: list[list[tuple[int, frozenset[int]]]] = [[] for _ in range(MAX_VALUE + 2)]
+        for card in self.suited:
+            value, own_suit = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES
+            prism = () if own_suit == suit else (K_PRISM,)
+            if prism:
+                table[value].append((card, frozenset(prism)))
+            for rank in (value - 1, value + 1):
+                if MIN_VALUE <= rank <= MAX_VALUE:
+                    table[rank].append((card, frozenset((*prism, K_CAULDRON))))
+        return table
 
     def _fill(
         self,
@@ -154,7 +203,7 @@ class _Generator:
         cards: list[int],
         free: set[int],
         wilds: int,
-        arts: set[int],
+        arts: frozenset[int],
     ) -> None:
         """Fill slots ``rank..top`` of a run in ``suit``; record each complete filling."""
         if rank > top:
@@ -168,21 +217,10 @@ class _Generator:
             self._fill(suit, low, top, nxt, [*cards, WILD], free, wilds - 1, arts)
         if K_STONE in arts:
             self._fill(suit, low, top, nxt, [*cards, K_STONE], free, wilds, arts - {K_STONE})
-        if not (K_PRISM in arts or K_CAULDRON in arts):
-            return
-        for card in free:
-            value, card_suit = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES
-            used = set()
-            if card_suit != suit:
-                used.add(K_PRISM)
-            if value != rank:
-                if abs(value - rank) != 1:
-                    continue
-                used.add(K_CAULDRON)
-            if used and used <= arts:
-                rest = arts - used
+        for card, needs in self._special[rank]:
+            if card in free and needs <= arts:
                 self._fill(
-                    suit, low, top, nxt, [*cards, card, *sorted(used)], free - {card}, wilds, rest
+                    suit, low, top, nxt, [*cards, card, *needs], free - {card}, wilds, arts - needs
                 )
 
     def _finish_run(self, cards: list[int], length: int, top: int, arts: set[int]) -> None:
