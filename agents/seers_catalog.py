@@ -1,0 +1,121 @@
+"""A Seers Catalog heuristic: shed as many cheap cards as possible, keep high cards and wilds
+for later, dump unusable artifacts early, and never take cards back with the Rod by choice.
+
+It reads only its own observation (``self.views``): its hand, the meld it is building and the
+meld to beat; it enumerates its own legal melds with the rules' generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from card_envs.seers_catalog.rules.actions import (
+    ADD_ID,
+    GIFT_BASE,
+    PASS,
+    ROD_ID,
+    finish_id,
+)
+from card_envs.seers_catalog.rules.cards import NUM_SUITED, NUM_VALUES, WILD
+from card_envs.seers_catalog.rules.melds import (
+    K_CROWN,
+    RUN,
+    Finish,
+    Key,
+    legal_plays,
+    meld_key,
+)
+
+WILD_COST = 0.8
+CROWN_COST = 0.9
+ARTIFACT_COST = -0.2  # artifacts other than Crown are worth shedding
+FOLLOW_THRESHOLD = 0.3  # follow only when a play sheds at least this much net value
+BONUS_LIMIT = 5
+
+
+def card_cost(kind: int) -> float:
+    """How much holding on to a card is worth: high values and wilds win tricks later."""
+    if kind < NUM_SUITED:
+        return (kind % NUM_VALUES) / (NUM_VALUES - 1) * 0.7
+    if kind == WILD:
+        return WILD_COST
+    if kind == K_CROWN:
+        return CROWN_COST
+    return ARTIFACT_COST
+
+
+def play_value(cards: tuple[int, ...]) -> float:
+    """Cards shed, less what they were worth keeping."""
+    return len(cards) - sum(card_cost(k) for k in cards)
+
+
+class HeuristicAgent(Agent):
+    """Greedy shedding seer (see the module docstring)."""
+
+    name = "heuristic"
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        mask = observation["action_mask"]
+        legal = np.flatnonzero(mask)
+        views = self.views(observation)
+        choice = self._choose(views, mask)
+        if choice is None or not mask[choice]:
+            return int(legal[0])
+        return int(choice)
+
+    def _choose(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int | None:
+        lens_base = GIFT_BASE + len(views["passed"]) - 1
+        lens = [a for a in np.flatnonzero(mask) if a >= lens_base]
+        building = kinds_of(views["building"])
+        if lens and not building:
+            return int(lens[0])  # a free card to shed
+        hand = kinds_of(views["hand"])
+        top = top_key(views)
+        plays = {
+            cards: finishes
+            for cards, finishes in legal_plays(hand, top).items()
+            if list(cards[: len(building)]) == building
+        }
+        if not plays:
+            return self._no_meld(views, mask)
+        cards = max(plays, key=lambda c: (play_value(c), c))
+        if building == list(cards):
+            finish = max(plays[cards], key=lambda f: _strength(cards, f))
+            return finish_id(finish)
+        if not building and top is not None and mask[PASS]:
+            small = len(hand) <= BONUS_LIMIT + 2
+            if play_value(cards) < FOLLOW_THRESHOLD and not small:
+                return self._no_meld(views, mask)
+        return ADD_ID[cards[len(building)]]
+
+    def _no_meld(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int | None:
+        """No meld worth playing: Gift the lead to the seer with most cards, else pass, else
+        (forced in the Bonus) the Rod."""
+        lens_base = GIFT_BASE + len(views["passed"]) - 1
+        gifts = [a for a in np.flatnonzero(mask) if GIFT_BASE <= a < lens_base]
+        if gifts:
+            sizes = views["hand_sizes"]
+            return max(gifts, key=lambda a: sizes[a - GIFT_BASE + 1])
+        if mask[PASS]:
+            return PASS
+        return ROD_ID if mask[ROD_ID] else None
+
+
+def kinds_of(counts: np.ndarray) -> list[int]:
+    """Sorted kinds from a count vector."""
+    kinds = []
+    for kind in np.flatnonzero(counts):
+        kinds += [int(kind)] * int(counts[kind])
+    return kinds
+
+
+def top_key(views: dict[str, np.ndarray]) -> Key | None:
+    size = int(views["top_size"][0])
+    if size == 0:
+        return None
+    return (int(views["top_type"][1] == 1) * RUN, size, round(float(views["top_rank"][0]) * 2))
+
+
+def _strength(cards: tuple[int, ...], finish: Finish) -> int:
+    return meld_key(cards, finish)[2]
