@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.game import Encoding
-from card_envs.core.spec import ObsSpec, Piece
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.goals import COLOURS
 from card_envs.sequitur.rules import (
     BALL_LETTER,
@@ -29,11 +29,16 @@ from card_envs.sequitur.rules import (
 from card_envs.sequitur.words import ALPHABET, BLANK, MAX_SLOTS
 
 BALL_KINDS = BLANK + 1  # 26 letters and the blank
+ORD_A = ord("a")
 MAX_WORD_SCORE = 64  # 11 letters + the ten best skill points (7+5+5+5+5+3+3+3+3+3 = 42)
 
 
 class SequiturEncoding(Encoding[SequiturState]):
     game: SequiturGame
+
+    def __init__(self, game: SequiturGame):
+        super().__init__(game)
+        self._racks: dict[tuple[int, ...], list[int]] = {}
 
     def build_spec(self) -> ObsSpec:
         n, goals = self.game.num_players, len(self.game.goals)
@@ -84,57 +89,88 @@ class SequiturEncoding(Encoding[SequiturState]):
         )
 
     def encode(self, state: SequiturState, seat: int, views: dict[str, np.ndarray]) -> None:
-        n = self.game.num_players
-        views["phase"][state.phase] = 1
-        views["round"][min(state.round, NUM_ROUNDS - 1)] = 1
-        views["goal_step"][state.goal_step] = 1
-        acting = state.actor == seat and state.phase != OVER
-        if acting:
-            views["decision"][state.decision] = 1
-            self._private(state, views)
-        if state.secret[seat] != EMPTY:
-            views["secret"][state.secret[seat]] = 1
-        if state.kept[seat] != EMPTY:
-            views["face_down"][state.kept[seat]] = 1
-        views["public"][state.public] = 1
-        views["open_discards"][state.open_discards] = 1
-        for p in range(n):
-            self._seat(state, seat, p, (p - seat) % n, views)
-        if state.phase == CLAIM:
-            order = views["claim_order"]
-            for position, p in enumerate(state.claim_order):
-                order[(p - seat) % n, position] = 1
+        flat = self.observe(state, seat)
+        for name, view in self.spec.views(flat).items():
+            views[name][...] = view
 
-    def _seat(self, state: SequiturState, seat: int, p: int, rel: int, views) -> None:
-        """One seat's public side (the observer's own side in full)."""
-        own = p == seat
-        rack = views["racks"][rel]
-        for slot, ball in enumerate(state.racks[p] if own else state.shown_racks[p]):
-            rack[slot, BALL_LETTER[ball]] = 1
-        views["used"][rel] = state.used[p] if own else state.shown_used[p]
+    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
+        """The observation vector, filled through flat offsets (one numpy write for the ones)."""
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        ones: list[int] = []
+        for index, value in self._fill(state, seat, ones):
+            buffer[index] = value
+        buffer[ones] = 1
+        return buffer
+
+    def _fill(self, state: SequiturState, seat: int, ones: list[int]) -> list[tuple[int, float]]:
+        """Append the flat index of every 1 to ``ones``; return the other (index, value)s."""
+        at, n = self.spec.offsets, self.game.num_players
+        ones += (
+            at["phase"] + state.phase,
+            at["round"] + min(state.round, NUM_ROUNDS - 1),
+            at["goal_step"] + state.goal_step,
+        )
+        if state.actor == seat and state.phase != OVER:
+            ones.append(at["decision"] + state.decision)
+            self._private(state, ones)
+        if state.secret[seat] != EMPTY:
+            ones.append(at["secret"] + state.secret[seat])
+        if state.kept[seat] != EMPTY:
+            ones.append(at["face_down"] + state.kept[seat])
+        ones += [at["public"] + g for g in state.public]
+        ones += [at["open_discards"] + g for g in state.open_discards]
+        values = []
+        for p in range(n):
+            values += self._seat(state, seat, p, (p - seat) % n, ones)
+        if state.phase == CLAIM:
+            start = at["claim_order"]
+            ones += (start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order))
+        return values
+
+    def _seat(self, state: SequiturState, seat: int, p: int, rel: int, ones: list[int]):
+        """One seat's public side (the observer's own side in full); returns its values."""
+        at, goals, own = self.spec.offsets, len(self.game.goals), p == seat
+        ones += self._rack_ones(rel, state.racks[p] if own else state.shown_racks[p])
+        used = state.used[p] if own else state.shown_used[p]
+        if any(used):
+            start = at["used"] + rel * len(CARDS)
+            ones += [start + card for card, u in enumerate(used) if u]
         if state.shown_secret[p] or (own and state.secret[p] != EMPTY):
-            views["secret_colour"][rel, self.game.goals[state.secret[p]].colour_index] = 1
-        views["stacks"][rel, state.stacks[p]] = 1
-        views["totals"][rel] = state.totals[p]
+            colour = self.game.goals[state.secret[p]].colour_index
+            ones.append(at["secret_colour"] + rel * len(COLOURS) + colour)
+        if state.stacks[p]:
+            ones += [at["stacks"] + rel * goals + g for g in state.stacks[p]]
+        values = [(at["totals"] + rel, state.totals[p])]
         word = state.words[p]
         if word and (state.words_shown or own):
-            letters = views["words"][rel]
-            for i, ch in enumerate(word):
-                letters[i, ord(ch) - 97] = 1
-            views["word_scores"][rel] = state.scores[p]
+            start = at["words"] + rel * MAX_WORD * len(ALPHABET)
+            ones += [start + i * len(ALPHABET) + ord(ch) - ORD_A for i, ch in enumerate(word)]
+            values.append((at["word_scores"] + rel, state.scores[p]))
         if state.phase == CLAIM:
-            views["meets"][rel, state.meets[p]] = 1
+            ones += [at["meets"] + rel * goals + g for g in state.meets[p]]
+        return values
 
-    def _private(self, state: SequiturState, views) -> None:
+    def _rack_ones(self, rel: int, rack: list[int]) -> list[int]:
+        """Flat indices of a rack's letters (cached: racks change a few times a round)."""
+        key = (rel, *rack)
+        found = self._racks.get(key)
+        if found is None:
+            if len(self._racks) > 50_000:
+                self._racks.clear()
+            start = self.spec.offsets["racks"] + rel * MAX_RACK * BALL_KINDS
+            found = [start + slot * BALL_KINDS + BALL_LETTER[b] for slot, b in enumerate(rack)]
+            self._racks[key] = found
+        return found
+
+    def _private(self, state: SequiturState, ones: list[int]) -> None:
         """The actor's pending draws and half-made spelling."""
+        at = self.spec.offsets
         if state.ball != EMPTY:
-            views["ball"][BALL_LETTER[state.ball]] = 1
-        views["drawn"][state.drawn] = 1
+            ones.append(at["ball"] + BALL_LETTER[state.ball])
+        ones += (at["drawn"] + g for g in state.drawn)
         if state.spell_key != EMPTY:
             direction, bits = divmod(state.spell_key, 1 << MAX_SLOTS)
-            spelling = views["spelling"]
-            for slot in range(MAX_SLOTS):
-                spelling[slot] = bits >> slot & 1
-            spelling[MAX_SLOTS + direction] = 1
+            ones += (at["spelling"] + slot for slot in range(MAX_SLOTS) if bits >> slot & 1)
+            ones.append(at["spelling"] + MAX_SLOTS + direction)
             if state.blank >= 0:
-                views["blank_letter"][state.blank] = 1
+                ones.append(at["blank_letter"] + state.blank)
