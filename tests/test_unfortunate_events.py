@@ -687,3 +687,30 @@ def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players
 def test_max_steps_bounds_the_longest_game():
     game = UnfortunateEventsGame(4, turn_cap=10, max_rounds=3)
     assert game.max_steps == 3 * (10 * 6 + 1)
+
+
+def test_fast_observation_equals_the_piece_by_piece_one():
+    """``observe`` packs bytes for speed; it must equal filling the named views, past 255 turns."""
+    env = make("unfortunate_events_v0", num_players=5, turn_cap=400)
+    env.reset(seed=2)
+    encoding, turns = env.encoding, 0
+    for steps, action in enumerate(_random_actions(env, seed=2)):
+        turns = max(turns, env.state.turns)
+        if steps % 5 == 0:
+            for seat in range(5):
+                buffer, views = encoding.spec.new()
+                encoding.encode(env.state, seat, views)
+                assert np.array_equal(encoding.observe(env.state, seat), buffer)
+        env.step(action)
+    assert turns > 255
+
+
+def _random_actions(env, seed: int):
+    rng = np.random.default_rng(seed)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        yield int(legal[rng.integers(len(legal))])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.game import Encoding
-from card_envs.core.spec import ObsSpec, Piece
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.unfortunate_events.rules.deck import (
     ATTACKS,
     DECK_SIZE,
@@ -83,13 +83,34 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
         )
 
     def encode(self, state: UEState, seat: int, views: dict[str, np.ndarray]) -> None:
+        values, offset = self.values(state, seat), 0
+        for piece in self.spec.pieces:
+            views[piece.name].reshape(-1)[:] = values[offset : offset + piece.size]
+            offset += piece.size
+
+    def observe(self, state: UEState, seat: int) -> np.ndarray:
+        """Every value but the last two counters is a small count (< 256): one ``bytes``
+        conversion fills the vector several times faster than filling ~14 small views."""
+        buffer = np.empty(self.spec.size, OBS_DTYPE)
+        buffer[:-2] = np.frombuffer(bytes(self.small_values(state, seat)), np.uint8)
+        buffer[-2], buffer[-1] = state.turns, state.round
+        return buffer
+
+    def values(self, state: UEState, seat: int) -> list[int]:
+        """The observation as a flat list, piece by piece in spec order."""
+        return [*self.small_values(state, seat), state.turns, state.round]
+
+    def small_values(self, state: UEState, seat: int) -> list[int]:
+        """All pieces but ``turn`` and ``round`` (the only ones that can reach 256)."""
         n = self.game.num_players
         order = [(seat + r) % n for r in range(n)]  # relative row r is absolute seat order[r]
-        views["hand"][:] = state.hands[seat]
-        views["phase"][state.phase] = 1
+        out: list[int] = list(state.hands[seat])
+        phase = [0] * len(PHASE_NAMES)
+        phase[state.phase] = 1
+        out += phase
         seen = state.seen[seat]
-        views["seats"][:] = [
-            [
+        for p in order:
+            out += (
                 sum(state.hands[p]),
                 state.owed3[p],
                 state.owed4[p],
@@ -99,26 +120,39 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
                 p == state.target,
                 seen[p] is not None,
                 len(state.laid[p]),
-            ]
-            for p in order
-        ]
-        laid = views["laid"]
-        for r, p in enumerate(order):
-            for set_id in state.laid[p]:
-                for kind in SETS[set_id].cards:
-                    laid[r, kind] += 1
-            if seen[p] is not None:
-                views["seen"][r] = seen[p]
-        views["known"][:] = [state.known[p] for p in order]
-        if state.discard:
-            views["discard_top"][state.discard[-1]] = 1
-        views["discard"][:] = state.discard_counts
-        if state.pending != NONE:
-            views["pending"][ATTACKS.index(state.pending)] = 1
-        if state.burn_set != NONE:
-            for kind in SETS[state.burn_set].cards:
-                views["burn_set"][kind] += 1
-        views["pile"][0] = len(state.pile)
-        views["centre"][0] = state.centre
-        views["turn"][0] = state.turns
-        views["round"][0] = state.round
+            )
+        for p in order:
+            out += _cards_of_sets(state.laid[p])
+        for p in order:
+            out += state.known[p]
+        for p in order:
+            out += seen[p] or _NO_CARDS
+        out += _one_hot(state.discard[-1] if state.discard else NONE, NUM_KINDS)
+        out += state.discard_counts
+        out += _one_hot(
+            ATTACKS.index(state.pending) if state.pending != NONE else NONE, len(ATTACKS)
+        )
+        out += _cards_of_sets([state.burn_set] if state.burn_set != NONE else [])
+        out += (len(state.pile), state.centre)
+        return out
+
+
+_NO_CARDS = (0,) * NUM_KINDS
+
+
+def _one_hot(index: int, size: int) -> list[int]:
+    row = [0] * size
+    if index != NONE:
+        row[index] = 1
+    return row
+
+
+def _cards_of_sets(set_ids: list[int]) -> list[int] | tuple[int, ...]:
+    """Count vector of the cards in the given sets."""
+    if not set_ids:
+        return _NO_CARDS
+    row = [0] * NUM_KINDS
+    for set_id in set_ids:
+        for kind in SETS[set_id].cards:
+            row[kind] += 1
+    return row
