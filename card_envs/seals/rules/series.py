@@ -87,3 +87,23 @@ def can_add(symbols: Sequence[int], revealed: list[int], series: int) -> bool:
 def blasons_of(revealed: Sequence[int]) -> int:
     """Blasons won by a reveal: the series' values add up."""
     return sum(count * value for count, value in zip(revealed, BLASONS, strict=True))
+
+
+def best_reveal(symbols: Sequence[int], reading: str) -> list[int]:
+    """The series (types, with repeats) worth the most blasons that the hand can show at once.
+
+    For each number of straights, what is left of each value, of the minor and major cards
+    and of the coins is independent, so taking every series it allows is best.
+    """
+    best: list[int] = []
+    for straights in range(min(symbols[:NUM_VALUES]) + 1):
+        left = [symbols[v] - straights for v in range(NUM_VALUES)]
+        plan = [STRAIGHT] * straights + [COINS] * (symbols[COIN] // SERIES_SIZE)
+        if reading == OF_A_KIND:
+            plan += [KIND + v for v in range(NUM_VALUES) for _ in range(left[v] // SERIES_SIZE)]
+        else:
+            plan += [MINOR] * (sum(left[:5]) // SERIES_SIZE)
+            plan += [MAJOR] * (sum(left[5:]) // SERIES_SIZE)
+        if sum(BLASONS[s] for s in plan) > sum(BLASONS[s] for s in best):
+            best = plan
+    return best

@@ -1,0 +1,132 @@
+"""A Seals heuristic that reads only its own observation.
+
+Take: the colour or symbol whose cards bring the hand closest to valuable series (four of a
+kind, four coins, a straight), counting what could still come. Reveal: show the set of series
+worth the most blasons, unless waiting is better: cashing in the last round without
+overtaking the leader would end the game lost, and a small series is worth holding early in a
+round when a bigger one is one card away.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from card_envs.core.env import EnvInfo
+from card_envs.seals.rules.cards import COIN, NUM_COLOURS, NUM_SYMBOLS, NUM_VALUES
+from card_envs.seals.rules.game import (
+    REVEAL_SERIES,
+    ROUND_COUNTER,
+    STOP,
+    TAKE_COLOUR,
+    TAKE_SYMBOL,
+    TARGET_BLASONS,
+)
+from card_envs.seals.rules.series import (
+    BLASONS,
+    MAJOR_VALUES,
+    MINOR_VALUES,
+    OF_A_KIND,
+    SERIES_SIZE,
+    best_reveal,
+)
+
+# How much a partial series is worth, by cards held out of the 4 needed (0..4).
+KIND_PROGRESS = (0.0, 0.06, 0.2, 0.5, 1.0)
+STRAIGHT_PROGRESS = 0.3  # weight of the straight's (distinct values / 10) ** 3
+CASH_WEIGHT = 1.5  # a series in hand is worth more than the same blasons still to collect
+EARLY_PILE = 30  # with this many cards still face down, a 1-blason series may wait
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def __init__(self, info: EnvInfo, seed: int | None = None):
+        super().__init__(info, seed)
+        self.reading = info.options.get("minor_major_series", OF_A_KIND)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        views = self.views(observation)
+        mask = observation["action_mask"]
+        if views["revealing"][0]:
+            return self._reveal(views, mask)
+        return self._take(views, mask)
+
+    # -- taking -------------------------------------------------------------------------------
+    def _take(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        hand = _symbols(views["hand"])
+        row = views["row"]
+        best, best_value = -1, -np.inf
+        for action in np.flatnonzero(mask):
+            if action < TAKE_SYMBOL:
+                taken = row[action - TAKE_COLOUR]
+            else:
+                taken = np.zeros_like(row[0])
+                taken[action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL].sum()
+            after = [h + int(t) for h, t in zip(hand, taken, strict=True)]
+            value = self._hand_value(after) + 0.01 * self.rng.random()
+            if value > best_value:
+                best, best_value = int(action), value
+        return best
+
+    def _hand_value(self, symbols: list[int]) -> float:
+        """Blasons the hand can show now (weighted up) plus partial progress to more."""
+        cash = sum(BLASONS[s] for s in best_reveal(symbols, self.reading))
+        return CASH_WEIGHT * cash + self._progress(symbols)
+
+    def _progress(self, symbols: list[int]) -> float:
+        """Blasons of the series still under way, each weighted by how near it is."""
+        value = 0.0
+        if symbols[COIN] < SERIES_SIZE:
+            value += 3 * KIND_PROGRESS[symbols[COIN]]
+        distinct = sum(symbols[v] > 0 for v in range(NUM_VALUES))
+        if distinct < NUM_VALUES:
+            value += 4 * STRAIGHT_PROGRESS * (distinct / NUM_VALUES) ** 3
+        if self.reading == OF_A_KIND:
+            for v in range(NUM_VALUES):
+                if symbols[v] < SERIES_SIZE:
+                    value += BLASONS[v] * KIND_PROGRESS[symbols[v]]
+        else:
+            for values, worth in ((MINOR_VALUES, 1), (MAJOR_VALUES, 2)):
+                value += worth * KIND_PROGRESS[sum(symbols[v] for v in values) % SERIES_SIZE]
+        return value
+
+    # -- revealing ----------------------------------------------------------------------------
+    def _reveal(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        symbols = _symbols(views["hand"])
+        plan = best_reveal(symbols, self.reading)
+        shown = [int(x) for x in views["shown"]]
+        for series in plan:
+            if shown[series]:
+                shown[series] -= 1
+            elif mask[REVEAL_SERIES + series]:
+                if any(views["shown"]) or self._cash(views, symbols, plan):
+                    return REVEAL_SERIES + series
+                break
+        return STOP
+
+    def _cash(self, views: dict[str, np.ndarray], symbols: list[int], plan: list[int]) -> bool:
+        """Whether to win the round now with ``plan`` rather than wait for more."""
+        gain = sum(BLASONS[s] for s in plan)
+        mine, leader = views["blasons"][0] + gain, max(views["blasons"][1:])
+        if mine >= TARGET_BLASONS or views["round"][ROUND_COUNTER:].any():
+            return True  # the game is won (a tie round is won by any reveal)
+        if views["round_counter"][0] == 1:  # the last round: cash only to lead or tie
+            return mine >= leader
+        if gain == 1 and views["pile_size"][0] >= EARLY_PILE and leader < TARGET_BLASONS - 1:
+            return not self._upgrade_near(symbols)
+        return True
+
+    def _upgrade_near(self, symbols: list[int]) -> bool:
+        """One card from a series worth 2 or more."""
+        if symbols[COIN] == SERIES_SIZE - 1:
+            return True
+        if sum(symbols[v] > 0 for v in range(NUM_VALUES)) == NUM_VALUES - 1:
+            return True
+        return any(symbols[v] == SERIES_SIZE - 1 for v in MAJOR_VALUES)
+
+
+def _symbols(grid: np.ndarray) -> list[int]:
+    """Count per symbol (values 1-10, coin) of a (colour x symbol) grid of counts."""
+    assert grid.shape == (NUM_COLOURS, NUM_SYMBOLS)
+    return [int(x) for x in grid.sum(axis=0)]
