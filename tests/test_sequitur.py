@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -570,3 +571,21 @@ def test_action_names_are_unique_and_blocks_documented():
 def test_dictionary_class_rejects_empty_lists():
     with pytest.raises(ValueError, match="no words"):
         Dictionary(["a", "to"])
+
+
+# -- the docs page --------------------------------------------------------------------------------
+
+
+def test_docs_goal_table_matches_the_goal_data():
+    text = (Path(__file__).parents[1] / "docs" / "sequitur.md").read_text()
+    for g in load_goals():
+        assert f"| {g.id} | {g.colour} | {g.points} | {g.min_length} | {g.description} |" in text
+
+
+def test_docs_deal_example_runs():
+    env = sequitur_v0.env(num_players=2)
+    deal = {"racks": ["hwfor", "abcde"], "draws": "gde", "goals": {"red": [48]}}
+    env.reset(seed=1, options={"deal": deal})
+    assert letters_of(env.state.racks[0]) == "hwfor"
+    env.step(env.game.actions.ids["secret goal red"])
+    assert env.state.secret[0] == 48 and letters_of([env.state.ball]) == "g"
