@@ -46,6 +46,8 @@ from card_envs.seers_catalog.rules.cards import (
     score_value,
 )
 from card_envs.seers_catalog.rules.melds import (
+    K_CROWN,
+    K_GO_FIRST,
     Key,
     classify,
     completable,
@@ -58,6 +60,7 @@ DEFAULT_PLAYERS = 4
 NUM_ROUNDS = 4
 BONUS_LIMIT = 5  # a seer with this many cards or fewer is "in the Bonus"
 CACHE_LIMIT = 50_000
+LEAD_ALONE = frozenset((WILD, K_GO_FIRST, K_CROWN))
 
 
 @dataclass
@@ -243,10 +246,8 @@ class SeersCatalogGame(Game[SeersState]):
     def current_player(self, state: SeersState) -> int:
         return state.turn
 
-    def _moves(self, state: SeersState) -> Moves:
-        """Legal build steps for the actor's hand and the table (cached by both)."""
-        top = state.table[-1].key if state.table else None
-        hand = tuple(KIND[c] for c in state.hands[state.turn])
+    def _moves(self, hand: tuple[int, ...], top: Key | None) -> Moves:
+        """Legal build steps for a hand of kinds and the table (cached by both)."""
         key = (hand, top)
         moves = self._cache.get(key)
         if moves is None:
@@ -255,14 +256,25 @@ class SeersCatalogGame(Game[SeersState]):
             moves = self._cache[key] = Moves(legal_plays(hand, top))
         return moves
 
+    def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
+        """The ``add`` actions that can start a meld: cheap when leading (every suited card,
+        a wild, Go First and Crown lead alone, and nothing else can be a meld's lowest kind)."""
+        if top is None:
+            return sorted({ADD_ID[k] for k in hand if k in LEAD_ALONE or k < WILD})
+        return self._moves(hand, top).after(())
+
     def legal_actions(self, state: SeersState) -> list[int]:
         if state.over:
             return []
-        moves = self._moves(state)
+        top = state.table[-1].key if state.table else None
+        kinds = tuple(KIND[c] for c in state.hands[state.turn])
         if state.pending:
-            return moves.after(tuple(KIND[c] for c in state.pending))
+            prefix = tuple(KIND[c] for c in state.pending)
+            # a meld whose lowest kind is prefix[0] uses no lower kind: enumerate only those
+            rest = tuple(k for k in kinds if k >= prefix[0])
+            return self._moves(rest, top).after(prefix)
         hand = state.hands[state.turn]
-        starts = moves.after(())
+        starts = self._first_steps(kinds, top)
         rod = ROD in hand and bool(state.table)
         can_play = bool(starts) or rod or GIFT in hand
         bonus = len(hand) <= BONUS_LIMIT
@@ -277,11 +289,6 @@ class SeersCatalogGame(Game[SeersState]):
         if LENS in hand:
             actions += [self._lens_base + i for i in others]
         return actions
-
-    def legal_mask(self, state: SeersState) -> np.ndarray:
-        mask = np.zeros(self._actions.size, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
 
     def illegal_reason(self, state: SeersState, action: int) -> str | None:
         if state.over:
