@@ -45,7 +45,9 @@ from card_envs.seals.rules.series import (
     MINOR,
     NUM_SERIES,
     STRAIGHT,
+    best_reveal,
     fits,
+    series_for,
 )
 
 STRAIGHT_MIXED = "R1 Y2 G3 B4 P5 R6 Y7 G8 B9 P10"  # a 1-10 straight in every colour
@@ -347,6 +349,18 @@ def test_tied_leaders_play_a_tie_round_among_themselves():
     assert seen == {0, 1} and state.hands[2] == []
 
 
+def test_a_tie_round_starts_with_the_next_tied_seat_after_the_rotating_starter():
+    """Seat 1 wins round 5 but trails; the start rotates to seat 1, who sits out: seat 2."""
+    game, state, rng = start(
+        3, hands=["", "R1 Y1 G1", ""], row="B1 P9 P8 P7", blasons=[3, 0, 3], counter=1
+    )
+    play(game, state, rng, "take purple", "end turn", "take 1s", "reveal four 1s", "end turn")
+    assert state.tie_round == 1 and state.active == [True, False, True]
+    assert state.starter == 1 and state.player == 2
+    play(game, state, rng, game.actions.names[game.legal_actions(state)[0]], "end turn")
+    assert state.player == 0
+
+
 def test_the_tie_round_winner_wins_the_game():
     game, state, rng = tied_after_round_five()
     place(state, 0, "R9 Y9 G9", row="B9 P1 P2 P3")
@@ -433,6 +447,29 @@ def test_disjoint_series_check_matches_brute_force(symbols, coins, series):
     symbols[COIN] = coins
     counts = [series.count(s) for s in range(NUM_SERIES)]
     assert fits(symbols, counts) == brute_fits(symbols, series)
+
+
+def brute_best(symbols: list[int], reading: str, shown: tuple[int, ...] = ()) -> int:
+    """Most blasons over every set of series the hand can show together."""
+    best = sum(BLASONS[s] for s in shown)
+    for series in series_for(reading):
+        if not shown or series >= shown[-1]:
+            counts = [(*shown, series).count(s) for s in range(NUM_SERIES)]
+            if fits(symbols, counts):
+                best = max(best, brute_best(symbols, reading, (*shown, series)))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hand=st.sets(st.integers(0, DECK_SIZE - 1), max_size=40),
+    reading=st.sampled_from(["four_of_a_kind", ANY_FOUR]),
+)
+def test_best_reveal_is_the_most_blasons_the_hand_can_show(hand, reading):
+    symbols = symbol_counts(sorted(hand))
+    plan = best_reveal(symbols, reading)
+    assert fits(symbols, [plan.count(s) for s in range(NUM_SERIES)])
+    assert sum(BLASONS[s] for s in plan) == brute_best(symbols, reading)
 
 
 @settings(max_examples=150, deadline=None)
