@@ -103,18 +103,15 @@ class UnfortunateEventsGame(Game[UEState]):
         check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
         self.turn_cap, self.max_rounds = int(turn_cap), int(max_rounds)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
-        n = self.num_players
-        if HAND_SIZE * n + 1 > DECK_SIZE:
-            raise ValueError("not enough cards to deal")
-        blocks = action_blocks(n)
+        blocks = action_blocks(self.num_players)
         start, offset = {}, 0
         for block in blocks:
             start[block.name] = offset
             offset += block.size
         self._actions = ActionSpec(blocks, lambda a: action_name(a, start))
-        self.DRAW0, self.LAY0, self.DISCARD0 = start["draw"], start["lay"], start["discard"]
-        self.TARGET0, self.BURN0 = start["target"], start["burn"]
-        self.REACT0, self.VICTORY0 = start["react"], start["victory"]
+        self.draw0, self.lay0, self.discard0 = start["draw"], start["lay"], start["discard"]
+        self.target0, self.burn0 = start["target"], start["burn"]
+        self.react0, self.victory0 = start["react"], start["victory"]
 
     @property
     def actions(self) -> ActionSpec:
@@ -208,40 +205,35 @@ class UnfortunateEventsGame(Game[UEState]):
             return []
         phase = state.phase
         if phase == DRAW:
-            return [self.DRAW0 + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
+            return [self.draw0 + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
         hand = state.hands[state.actor]
         if phase in (MAIN, DISCARD):
             out = []
             if phase == MAIN:
                 p = state.actor
                 if state.owed3[p]:
-                    out += [self.LAY0 + s for s in layable(hand, 3)]
+                    out += [self.lay0 + s for s in layable(hand, 3)]
                 if state.owed4[p]:
-                    out += [self.LAY0 + s for s in layable(hand, 4)]
+                    out += [self.lay0 + s for s in layable(hand, 4)]
                 out.sort()
-            return out + [self.DISCARD0 + k for k in range(NUM_KINDS) if hand[k]]
+            return out + [self.discard0 + k for k in range(NUM_KINDS) if hand[k]]
         if phase == TARGET:
             return [
-                self.TARGET0 + k - 1
+                self.target0 + k - 1
                 for k in range(1, self.num_players)
                 if self._targetable(state, (state.turn_player + k) % self.num_players)
             ]
         if phase == BURN_SET:
-            return [self.BURN0 + s for s in sorted(set(state.laid[state.target]))]
+            return [self.burn0 + s for s in sorted(set(state.laid[state.target]))]
         if phase == REACT:
-            return [self.REACT0 + CANCEL] * bool(hand[SNICKET]) + [self.REACT0 + ALLOW]
-        centre = [self.VICTORY0] if state.centre else []
+            return [self.react0 + CANCEL] * bool(hand[SNICKET]) + [self.react0 + ALLOW]
+        centre = [self.victory0] if state.centre else []
         steal = [
-            self.VICTORY0 + k
+            self.victory0 + k
             for k in range(1, self.num_players)
             if state.victory[(state.actor + k) % self.num_players]
         ]
         return centre + steal
-
-    def legal_mask(self, state: UEState) -> np.ndarray:
-        mask = np.zeros(self._actions.size, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
 
     def _can_draw(self, state: UEState, source: int) -> bool:
         if source == DRAW_PILE:
@@ -327,28 +319,28 @@ class UnfortunateEventsGame(Game[UEState]):
     def apply(self, state: UEState, action: int, rng: np.random.Generator) -> None:
         phase = state.phase
         if phase == DRAW:
-            self._draw_step(state, action - self.DRAW0, rng)
+            self._draw_step(state, action - self.draw0, rng)
         elif phase in (MAIN, DISCARD):
-            if action < self.DISCARD0:
-                self._lay(state, action - self.LAY0)
+            if action < self.discard0:
+                self._lay(state, action - self.lay0)
             else:
-                self._discard(state, action - self.DISCARD0, rng)
+                self._discard(state, action - self.discard0, rng)
         elif phase == TARGET:
-            state.target = (state.turn_player + action - self.TARGET0 + 1) % self.num_players
+            state.target = (state.turn_player + action - self.target0 + 1) % self.num_players
             if state.pending == BURN:
                 state.phase = BURN_SET
             else:
                 self._ask_target(state, rng)
         elif phase == BURN_SET:
-            state.burn_set = action - self.BURN0
+            state.burn_set = action - self.burn0
             self._ask_target(state, rng)
         elif phase == REACT:
-            if action - self.REACT0 == CANCEL:
+            if action - self.react0 == CANCEL:
                 self._cancel(state, rng)
             else:
                 self._resolve(state, rng)
         else:
-            self._take_victory(state, action - self.VICTORY0, rng)
+            self._take_victory(state, action - self.victory0, rng)
 
     def _draw_step(self, state: UEState, source: int, rng: np.random.Generator) -> None:
         p = state.turn_player
