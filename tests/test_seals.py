@@ -495,7 +495,7 @@ def test_reveal_mask_matches_the_detector(hand, shown, reading):
 # -- options, environment, observation --------------------------------------------------------
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 2**31),
     n=st.sampled_from([2, 3, 4]),

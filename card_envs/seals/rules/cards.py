@@ -9,6 +9,7 @@ coins. Every series depends only on symbols, so the rules read the :data:`COLOUR
 from __future__ import annotations
 
 from collections.abc import Iterable
+from numbers import Integral
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
 COLOUR_LETTERS = ("R", "Y", "G", "B", "P")
@@ -42,7 +43,7 @@ def parse_cards(items: str | Iterable[str | int], used: Iterable[int] = ()) -> l
     taken = set(used)
     codes = []
     for item in items:
-        code = item if isinstance(item, int) else _free_code(_parse_face(item), taken)
+        code = int(item) if isinstance(item, Integral) else _free_code(_parse_face(item), taken)
         if not 0 <= code < DECK_SIZE or code in taken:
             raise ValueError(f"card {item!r} is not a free Seals card")
         taken.add(code)

@@ -169,19 +169,8 @@ class SealsGame(Game[SealsState]):
         n, known = state.num_players, ("pile", "row", "hands", "blasons", "counter", "starter")
         if not isinstance(deal, dict) or not set(deal) <= set(known):
             raise ValueError(f"deal must be a dict with keys among {known}")
-        raw_hands = deal.get("hands", [[]] * n)
-        if len(raw_hands) != n:
-            raise ValueError(f"deal['hands'] must hold {n} hands")
-        hands: list[list[int]] = []
-        used: list[int] = []
-        for raw in raw_hands:
-            hands.append(parse_cards(raw, used))
-            used += hands[-1]
-        row = parse_cards(deal.get("row", ()), used)
-        top = parse_cards(deal.get("pile", ()), used + row)
-        if len(row) > ROW_SIZE:
-            raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards")
-        seen = set(used + row + top)
+        hands, row, top = _deal_cards(deal, n)
+        seen = {c for cards in (*hands, row, top) for c in cards}
         rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in seen]
         state.pile, state.row, state.hands = rest + top[::-1], row, hands
         state.symbols = [symbol_counts(hand) for hand in hands]
@@ -190,8 +179,10 @@ class SealsGame(Game[SealsState]):
         state.counter = int(deal.get("counter", ROUND_COUNTER))
         state.starter = int(deal.get("starter", 0)) % n
         state.round = ROUND_COUNTER - state.counter
-        if len(state.blasons) != n or not 0 < state.counter <= ROUND_COUNTER:
-            raise ValueError(f"deal needs {n} blason counts and a counter in 1..{ROUND_COUNTER}")
+        if len(state.blasons) != n or not all(0 <= b < TARGET_BLASONS for b in state.blasons):
+            raise ValueError(f"deal['blasons'] must be {n} counts in 0..{TARGET_BLASONS - 1}")
+        if not 0 < state.counter <= ROUND_COUNTER:
+            raise ValueError(f"deal['counter'] must be in 1..{ROUND_COUNTER}")
 
     def first_seat(self, state: SealsState) -> int:
         """The round's starter, or the next seat clockwise that plays this round."""
@@ -411,6 +402,22 @@ class SealsGame(Game[SealsState]):
             shown = _series_text(state.revealed)
             lines.append(f"to act: player_{state.player} ({step})" + (shown and f"; shown {shown}"))
         return "\n".join(lines)
+
+
+def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """The injected hands, row and pile top as codes, every card at most once."""
+    raw_hands = deal.get("hands", [[]] * n)
+    if len(raw_hands) != n:
+        raise ValueError(f"deal['hands'] must hold {n} hands")
+    hands: list[list[int]] = []
+    used: list[int] = []
+    for raw in raw_hands:
+        hands.append(parse_cards(raw, used))
+        used += hands[-1]
+    row = parse_cards(deal.get("row", ()), used)
+    if len(row) > ROW_SIZE:
+        raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards")
+    return hands, row, parse_cards(deal.get("pile", ()), used + row)
 
 
 def _check_bool(name: str, value: Any) -> None:
