@@ -10,6 +10,7 @@ from card_envs.seals.rules.cards import DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOL
 from card_envs.seals.rules.game import (
     MAX_BLASONS,
     REVEAL,
+    REVEAL_SERIES,
     ROUND_COUNTER,
     SealsGame,
     SealsState,
@@ -45,7 +46,7 @@ class SealsEncoding(Encoding[SealsState]):
             Piece(
                 "shown",
                 (NUM_SERIES,),
-                "series shown this turn by the player to act, per reveal id - 16",
+                f"series shown this turn by the player to act, by reveal id - {REVEAL_SERIES}",
                 MOST_SERIES,
             ),
         ]
