@@ -1,0 +1,193 @@
+"""A Sequitur heuristic that reads only its own observation (plus the public dictionary and cards).
+
+It values a rack by its best word: the goal points that word would earn (secret goal, face-up
+public goals, its own face-down goal) plus a little for the word score (claim priority) and for
+the number of words the rack can spell (room to improve). Placements and Sequitur cards take the
+rack with the best value (Extend when no move helps: an extra ball never hurts); goal cards are
+kept when a word of the rack already meets them; the spelling is the best word; claims take the
+most points first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from card_envs.core.env import EnvInfo
+from card_envs.sequitur.rules import (
+    CLAIM_GOAL,
+    COLOUR,
+    DECISIONS,
+    INSIDE_SPOTS,
+    KEEP,
+    LETTER_POINTS,
+    MAX_RACK,
+    PLACE,
+    Q_MODE,
+    SPELL_KEEP,
+    SequiturGame,
+)
+from card_envs.sequitur.words import MAX_SLOTS, Q_QU, Q, find_spellings, read_word
+
+SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
+BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
+MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
+
+Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def __init__(self, info: EnvInfo, seed: int | None = None):
+        super().__init__(info, seed)
+        game = SequiturGame(info.num_players, **info.options)
+        self.goals, self.dictionary, self.start = game.goals, game.dictionary, game.actions.start
+        self._met: dict[tuple[str, int], bool] = {}
+        self._plan: Plan | None = None
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        views = self.views(observation)
+        decision = int(np.argmax(views["decision"]))
+        rack = [int(np.argmax(slot)) for slot in views["racks"][0] if slot.any()]
+        targets = self._targets(views)
+        if decision == COLOUR:
+            return self._colour(views, rack, legal)
+        if decision == KEEP:
+            return self._keep(views, rack, legal)
+        if decision == PLACE:
+            ball = int(np.argmax(views["ball"]))
+            racks = [[ball, *rack], [*rack, ball]]
+            values = [self._best(r, targets)[0] for r in racks]
+            return self.start["place"] + int(np.argmax(values))
+        if decision == SPELL_KEEP:
+            return self._spell(rack, targets, legal)
+        if decision in (DECISIONS.index("blank"), Q_MODE):
+            return self._sub_choice(decision, legal)
+        if decision == CLAIM_GOAL:
+            return max(legal, key=lambda a: self._claim_value(views, a - self.start["claim"]))
+        return self._card(rack, targets, legal)
+
+    # -- values -------------------------------------------------------------------------------
+    def _targets(self, views: dict[str, np.ndarray]) -> list[int]:
+        """Goals my word could earn: secret, face-up public, my face-down public goal."""
+        mine = views["secret"] + views["public"] + views["face_down"]
+        return [int(g) for g in np.flatnonzero(mine)]
+
+    def _meets(self, word: str, goal: int) -> bool:
+        key = (word, goal)
+        met = self._met.get(key)
+        if met is None:
+            if len(self._met) > 200_000:
+                self._met.clear()
+            met = self._met[key] = self.goals[goal].met_by(word, self.dictionary)
+        return met
+
+    def _words(self, rack: list[int]):
+        """(key, blank, Q mode, word, word score) of every word the rack spells."""
+        for key, options in find_spellings(tuple(rack), self.dictionary).items():
+            direction, bits = divmod(key, 1 << MAX_SLOTS)
+            codes = [rack[s] for s in range(len(rack)) if bits >> s & 1]
+            codes = codes[::-1] if direction else codes
+            for blank, q_mode in options:
+                word = read_word(codes, blank, q_mode)
+                points = sum(LETTER_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
+                yield key, blank, q_mode, word, len(word) + points
+
+    def _best(self, rack: list[int], targets: list[int]) -> Plan:
+        """The rack's value and the spelling that earns it."""
+        best: Plan = (-1.0, -1, -1, -1)
+        count = 0
+        for key, blank, q_mode, word, score in self._words(rack):
+            count += 1
+            value = SCORE_WEIGHT * score
+            value += sum(self.goals[g].points for g in targets if self._meets(word, g))
+            if value > best[0]:
+                best = (value, key, blank, q_mode)
+        return (best[0] + BREADTH_WEIGHT * count, *best[1:])
+
+    def _met_share(self, rack: list[int], goals: list[int]) -> float:
+        """Share of ``goals`` that some word of the rack meets."""
+        words = {word for *_, word, _ in self._words(rack)}
+        met = sum(any(self._meets(w, g) for w in words) for g in goals)
+        return met / max(len(goals), 1)
+
+    # -- decisions ----------------------------------------------------------------------------
+    def _colour(self, views, rack: list[int], legal: list[int]) -> int:
+        """The deck whose unseen cards my rack is most likely to meet, by points."""
+        seen = views["public"] + views["open_discards"] + views["stacks"].sum(axis=0)
+
+        def expected(colour: int) -> float:
+            unseen = [g.id for g in self.goals if g.colour_index == colour and not seen[g.id]]
+            points = self.goals[unseen[0]].points if unseen else 0
+            return points * (self._met_share(rack, unseen) + 0.1)
+
+        return max(legal, key=lambda a: expected(a - self.start["colour"]))
+
+    def _keep(self, views, rack: list[int], legal: list[int]) -> int:
+        """Keep a drawn goal a word of my rack meets (in solo: the better of two)."""
+        drawn = [int(g) for g in np.flatnonzero(views["drawn"])]
+        words = {word for *_, word, _ in self._words(rack)}
+
+        def value(goal: int) -> float:
+            met = any(self._meets(w, goal) for w in words)
+            return self.goals[goal].points * (1.0 if met else 0.25)
+
+        keeps = [a for a in legal if a != self.start["discard"]]
+        best = max(keeps, key=lambda a: value(drawn[a - self.start["keep"]]))
+        if self.start["discard"] in legal and value(drawn[0]) < 1.0:
+            return self.start["discard"]
+        return best
+
+    def _card(self, rack: list[int], targets: list[int], legal: list[int]) -> int:
+        """The Sequitur card move that most improves the rack; else Extend; else pass."""
+        now = self._best(rack, targets)[0]
+        best_value, best_action = now + MOVE_GAIN, self.start["pass"]
+        for action in legal:
+            after = self._moved(rack, action)
+            if after is not None:
+                value = self._best(after, targets)[0]
+                if value > best_value:
+                    best_value, best_action = value, action
+        if best_action == self.start["pass"] and self.start["extend"] in legal:
+            return self.start["extend"]
+        return best_action
+
+    def _moved(self, rack: list[int], action: int) -> list[int] | None:
+        """The rack after a deterministic card move (None for pass, draws and the rest)."""
+        start, after = self.start, list(rack)
+        if start["move_inside"] <= action < start["move_outside"]:
+            end, position = divmod(action - start["move_inside"], INSIDE_SPOTS)
+            ball = after.pop(0 if end == 0 else -1)
+            after.insert(position + 1, ball)
+        elif start["move_outside"] <= action < start["swap"]:
+            slot, end = divmod(action - start["move_outside"], 2)
+            ball = after.pop(slot + 1)
+            after.insert(0 if end == 0 else len(after), ball)
+        elif start["swap"] <= action < start["exchange"]:
+            i = action - start["swap"]
+            after[i], after[i + 1] = after[i + 1], after[i]
+        else:
+            return None
+        return after if len(after) <= MAX_RACK else None
+
+    def _spell(self, rack: list[int], targets: list[int], legal: list[int]) -> int:
+        if legal == [self.start["spell_nothing"]]:
+            return legal[0]
+        self._plan = self._best(rack, targets)
+        return self.start["spell"] + self._plan[1]
+
+    def _sub_choice(self, decision: int, legal: list[int]) -> int:
+        """The blank letter or Q mode of the planned spelling."""
+        plan = self._plan or (0.0, -1, -1, -1)
+        if decision == Q_MODE:
+            choice = self.start["q_mode"] + plan[3]
+        else:
+            choice = self.start["blank"] + plan[2]
+        return choice if choice in legal else legal[0]
+
+    def _claim_value(self, views, goal: int) -> float:
+        """Points first; among equals, a goal another player could take next."""
+        contested = views["meets"][1:, goal].any() if len(views["meets"]) > 1 else False
+        return self.goals[goal].points + 0.5 * contested
