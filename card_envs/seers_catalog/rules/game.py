@@ -48,6 +48,8 @@ from card_envs.seers_catalog.rules.cards import (
 from card_envs.seers_catalog.rules.melds import (
     K_CROWN,
     K_GO_FIRST,
+    RUN,
+    Finish,
     Key,
     classify,
     completable,
@@ -78,7 +80,8 @@ class SeersState:
 
     round: int
     hands: list[list[int]]  # codes, ascending
-    removed: list[int]  # suited cards out of this round (2 seers): hidden from everyone
+    removed: list[int]  # cards out of this round (2 seers: 3 suited; injected deals: the
+    # cards in no hand): hidden from everyone
     undealt: list[int]  # artifacts of the pool not dealt this round: hidden from everyone
     leader: int
     turn: int
@@ -93,7 +96,31 @@ class SeersState:
     over: bool = False
 
 
+class Moves:
+    """The legal build steps for one hand and table: the next actions after each prefix of
+    kinds, worked out on first use (most turns only ever ask for the first step)."""
+
+    def __init__(self, plays: dict[tuple[int, ...], set]):
+        self.plays = plays
+        self.steps: dict[tuple[int, ...], list[int]] = {}
+
+    def after(self, prefix: tuple[int, ...]) -> list[int]:
+        steps = self.steps.get(prefix)
+        if steps is None:
+            depth = len(prefix)
+            found = set()
+            for cards, finishes in self.plays.items():
+                if cards[:depth] == prefix:
+                    if len(cards) > depth:
+                        found.add(ADD_ID[cards[depth]])
+                    else:
+                        found.update(finish_id(f) for f in finishes)
+            steps = self.steps[prefix] = sorted(found)
+        return steps
+
+
 def bits(codes: Sequence[int]) -> int:
+    """The set of ``codes`` as an int bitmask (cheap to copy, intersect and compare)."""
     mask = 0
     for code in codes:
         mask |= 1 << code
@@ -174,8 +201,14 @@ class SeersCatalogGame(Game[SeersState]):
         return self._injected(deal, totals)
 
     def _deal(
-        self, rng: np.random.Generator, round_index: int, totals: list[int], history: list
+        self,
+        rng: np.random.Generator,
+        round_index: int,
+        totals: list[int],
+        history: list[list[int]],
     ) -> SeersState:
+        """Shuffle and deal a round: suited cards evenly (after removing some for 2 seers), one
+        wild each, and Go First with ``2n - 1`` other artifacts, two each."""
         n = self.num_players
         suited = self.deck.suited()
         suited = [suited[i] for i in rng.permutation(len(suited))]
@@ -219,10 +252,21 @@ class SeersCatalogGame(Game[SeersState]):
         removed = [c for c in out if c < ARTIFACT_BASE]
         undealt = [c for c in out if c >= ARTIFACT_BASE]
         holder = [p for p in range(n) if GO_FIRST in hands[p]]
-        leader = int(deal.get("leader", holder[0] if holder else 0))
+        leader = deal.get("leader", holder[0] if holder else 0)
+        if leader not in range(n):
+            raise ValueError(f"deal['leader'] must be a seat 0..{n - 1}, got {leader!r}")
         return self._start(0, hands, removed, undealt, leader, totals, [])
 
-    def _start(self, round_index, hands, removed, undealt, leader, totals, history) -> SeersState:
+    def _start(
+        self,
+        round_index: int,
+        hands: list[list[int]],
+        removed: list[int],
+        undealt: list[int],
+        leader: int,
+        totals: list[int],
+        history: list[list[int]],
+    ) -> SeersState:
         n = self.num_players
         known = [[0] * n for _ in range(n)]
         if GO_FIRST in hands[leader]:  # the start seer holds Go First: everyone knows it
@@ -315,7 +359,9 @@ class SeersCatalogGame(Game[SeersState]):
             return "finish the meld you are building first"
         return self._other_reason(state, action, hand, top)
 
-    def _add_reason(self, kind: int, pending: list[int], rest: list[int], top) -> str | None:
+    def _add_reason(
+        self, kind: int, pending: list[int], rest: list[int], top: Key | None
+    ) -> str | None:
         if pending and (kind < pending[-1] or (kind == pending[-1] and kind != WILD)):
             return "cards are added in ascending kind order"
         if kind not in rest:
@@ -326,7 +372,9 @@ class SeersCatalogGame(Game[SeersState]):
             return "no valid meld that beats the table can be built from these cards"
         return None
 
-    def _other_reason(self, state: SeersState, action: int, hand, top) -> str | None:
+    def _other_reason(
+        self, state: SeersState, action: int, hand: list[int], top: Key | None
+    ) -> str | None:
         if action == PASS:
             kinds = [KIND[c] for c in hand]
             can_meld = completable(kinds, [], top, top is None)
@@ -367,7 +415,7 @@ class SeersCatalogGame(Game[SeersState]):
             code = next(c for c in hand if KIND[c] == kind)
         state.pending.append(code)
 
-    def _play(self, state: SeersState, finish, rng: np.random.Generator) -> None:
+    def _play(self, state: SeersState, finish: Finish, rng: np.random.Generator) -> None:
         seat, cards = state.turn, state.pending
         kinds = [KIND[c] for c in cards]
         state.table.append(Meld(seat, cards, meld_key(kinds, finish)))
@@ -524,18 +572,17 @@ class SeersCatalogGame(Game[SeersState]):
 
     def _table(self, state: SeersState, visible: Sequence[int]) -> str:
         """The table as text, showing the hands of the ``visible`` seats only."""
-        names = lambda codes: " ".join(card_name(c) for c in codes) or "-"  # noqa: E731
         lines = [f"Seers Catalog round {state.round + 1}/{self.num_rounds}"]
         for meld in state.table:
-            lines.append(f"  player_{meld.seat}: {names(meld.cards)}  {describe(meld.key)}")
+            lines.append(f"  player_{meld.seat}: {card_names(meld.cards)}  {describe(meld.key)}")
         lines.append(f"trick led by player_{state.leader}" + ("" if state.table else ": empty"))
         for p in range(self.num_players):
             hand = state.hands[p]
             if p in visible:
-                shown = names(hand)
+                shown = card_names(hand)
             else:
                 seen = [c for c in hand if any(state.known[v][p] >> c & 1 for v in visible)]
-                shown = f"{len(hand)} cards" + (f", known {names(seen)}" if seen else "")
+                shown = f"{len(hand)} cards" + (f", known {card_names(seen)}" if seen else "")
             flags = (" passed" if state.passed[p] else "") + (
                 " Bonus" if len(hand) <= BONUS_LIMIT else ""
             )
@@ -543,40 +590,22 @@ class SeersCatalogGame(Game[SeersState]):
         if state.over:
             lines.append(f"game over: winners {self.winners(state)}")
         else:
-            building = [c for c in state.pending] if state.turn in visible else []
+            building = list(state.pending) if state.turn in visible else []
             lines.append(
                 f"to act: player_{state.turn}"
-                + (f", building {names(building)}" if building else "")
+                + (f", building {card_names(building)}" if building else "")
             )
         return "\n".join(lines)
 
 
+def card_names(codes: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in codes) or "-"
+
+
 def describe(key: Key) -> str:
+    """``(set of 3 x 7.5)``: a meld key as text."""
     kind, size, rank2 = key
     value = f"{rank2 // 2}" + (".5" if rank2 % 2 else "")
-    if kind == 1:
+    if kind == RUN:
         return f"(run of {size} to {value})"
     return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
-
-
-class Moves:
-    """The legal build steps for one hand and table: the next actions after each prefix of
-    kinds, worked out on first use (most turns only ever ask for the first step)."""
-
-    def __init__(self, plays: dict[tuple[int, ...], set]):
-        self.plays = plays
-        self.steps: dict[tuple[int, ...], list[int]] = {}
-
-    def after(self, prefix: tuple[int, ...]) -> list[int]:
-        steps = self.steps.get(prefix)
-        if steps is None:
-            depth = len(prefix)
-            found = set()
-            for cards, finishes in self.plays.items():
-                if cards[:depth] == prefix:
-                    if len(cards) > depth:
-                        found.add(ADD_ID[cards[depth]])
-                    else:
-                        found.update(finish_id(f) for f in finishes)
-            steps = self.steps[prefix] = sorted(found)
-        return steps
