@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.game import Encoding
-from card_envs.core.spec import ObsSpec, Piece
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS, WILD
 from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
@@ -59,41 +59,59 @@ class SeersCatalogEncoding(Encoding[SeersState]):
             ]
         )
 
+    def observe(self, state: SeersState, seat: int) -> np.ndarray:
+        """One flat write of every non-zero entry: cheaper than filling the named views."""
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        index, value = self.entries(state, seat)
+        buffer[index] = value
+        return buffer
+
     def encode(self, state: SeersState, seat: int, views: dict[str, np.ndarray]) -> None:
-        n = self.game.num_players
-        count_kinds(views["hand"], state.hands[seat])
+        index, value = self.entries(state, seat)
+        next(iter(views.values())).base[index] = value  # the views share one flat buffer
+
+    def entries(self, state: SeersState, seat: int) -> tuple[list[int], list[float]]:
+        """Flat indices and values of the observation's non-zero entries for ``seat``."""
+        n, at = self.game.num_players, self.spec.offsets
+        index: list[int] = []
+        value: list[float] = []
+        add_counts(index, value, at["hand"], state.hands[seat])
         if state.turn == seat and state.pending:
-            count_kinds(views["building"], state.pending)
-        known, sizes, passed, totals = (
-            views["known"],
-            views["hand_sizes"],
-            views["passed"],
-            views["totals"],
-        )
+            add_counts(index, value, at["building"], state.pending)
         for p in range(n):
             rel = (p - seat) % n
-            sizes[rel] = len(state.hands[p])
-            passed[rel] = state.passed[p]
-            totals[rel] = state.totals[p]
+            index += [at["hand_sizes"] + rel, at["passed"] + rel, at["totals"] + rel]
+            value += [len(state.hands[p]), state.passed[p], state.totals[p]]
             mask = state.known[seat][p]
             if mask and rel:
-                count_kinds(known[rel - 1], [c for c in state.hands[p] if mask >> c & 1])
+                seen = [c for c in state.hands[p] if mask >> c & 1]
+                add_counts(index, value, at["known"] + (rel - 1) * NUM_KINDS, seen)
         if state.table:
-            count_kinds(views["table"], [c for meld in state.table for c in meld.cards])
+            add_counts(index, value, at["table"], [c for m in state.table for c in m.cards])
             top = state.table[-1]
-            views["top_type"][int(top.key[0] == RUN)] = 1
-            views["top_size"][0] = top.key[1]
-            views["top_rank"][0] = top.key[2] / 2
-            views["top_owner"][(top.seat - seat) % n] = 1
-        views["leader"][(state.leader - seat) % n] = 1
-        count_kinds(views["aside"], state.aside)
-        views["round"][min(state.round, self.game.num_rounds - 1)] = 1
+            index += [
+                at["top_type"] + (top.key[0] == RUN),
+                at["top_size"],
+                at["top_rank"],
+                at["top_owner"] + (top.seat - seat) % n,
+            ]
+            value += [1, top.key[1], top.key[2] / 2, 1]
+        index += [at["leader"] + (state.leader - seat) % n, at["round"] + state.round]
+        value += [1, 1]
+        add_counts(index, value, at["aside"], state.aside)
+        return index, value
 
 
-def count_kinds(view: np.ndarray, codes: list[int]) -> None:
-    """Write the count of each kind among ``codes`` (only wilds can repeat)."""
-    kinds = [KIND[c] for c in codes]
-    view[kinds] = 1
-    wilds = kinds.count(WILD)
-    if wilds > 1:
-        view[WILD] = wilds
+def add_counts(index: list[int], value: list[float], offset: int, codes: list[int]) -> None:
+    """Append the count of each kind among ``codes`` at ``offset`` (only wilds repeat)."""
+    wilds = 0
+    for code in codes:
+        kind = KIND[code]
+        if kind == WILD:
+            wilds += 1
+        else:
+            index.append(offset + kind)
+            value.append(1)
+    if wilds:
+        index.append(offset + WILD)
+        value.append(wilds)
