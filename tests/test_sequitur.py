@@ -589,3 +589,12 @@ def test_docs_deal_example_runs():
     assert letters_of(env.state.racks[0]) == "hwfor"
     env.step(env.game.actions.ids["secret goal red"])
     assert env.state.secret[0] == 48 and letters_of([env.state.ball]) == "g"
+
+
+def test_render_seat_hides_another_seats_decision_and_draws():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    act(game, state, "extend")
+    assert "(place)" in game.render_seat(state, 0) and "drew ball" in game.render_seat(state, 0)
+    other = game.render_seat(state, 1)
+    assert "to act: player_0" in other and "place" not in other and "drew" not in other
+    assert "cards IOSXE" in other  # seat 0's Extend is not shown before the step ends

@@ -247,6 +247,7 @@ class SequiturGame(Game[SequiturState]):
         self._actions = ActionSpec(blocks, self._action_name)
         self.start = self._actions.start
         self._spell_cache: dict[tuple[int, ...], dict[int, list[tuple[int, int]]]] = {}
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     @property
     def actions(self) -> ActionSpec:
@@ -344,6 +345,30 @@ class SequiturGame(Game[SequiturState]):
         if decision == BLANK_LETTER:
             return [start["blank"] + b for b in sorted({b for b, _ in options})]
         return [start["q_mode"] + q for q in sorted({q for b, q in options if b == state.blank})]
+
+    def legal_mask(self, state: SequiturState) -> np.ndarray:
+        """The mask, shared read-only between states whose legal moves are the same."""
+        key = self._mask_key(state)
+        if key is None:
+            return super().legal_mask(state)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) > 4096:
+                self._masks.clear()
+            mask = self._masks[key] = super().legal_mask(state)
+            mask.flags.writeable = False
+        return mask
+
+    def _mask_key(self, state: SequiturState) -> tuple[int, ...] | None:
+        """What the legal moves of the common decisions depend on (None: not cached)."""
+        decision, rack = state.decision, state.racks[state.actor]
+        if state.phase == OVER:
+            return None
+        if decision == CARD:
+            return (CARD, len(rack), *state.used[state.actor], bool(state.bag))
+        if decision == SPELL_KEEP:
+            return (SPELL_KEEP, *(BALL_LETTER[b] for b in rack))
+        return (PLACE,) if decision == PLACE else None
 
     def _card_actions(self, state: SequiturState) -> list[int]:
         """Pass, and every placement of each unused Sequitur card that fits the rack."""
@@ -797,10 +822,12 @@ class SequiturGame(Game[SequiturState]):
     def _prompt(self, state: SequiturState, mine: range | tuple[int, ...]) -> str:
         if state.phase == OVER:
             return "game over: winners " + ", ".join(f"player_{p}" for p in self.winners(state))
+        if state.actor not in mine:  # another seat's kind of decision could give it away
+            return f"to act: player_{state.actor}"
         text = f"to act: player_{state.actor} ({DECISIONS[state.decision]})"
-        if state.actor in mine and state.ball != EMPTY:
+        if state.ball != EMPTY:
             text += f", drew ball {ball_text(state.ball)}"
-        if state.actor in mine and state.drawn:
+        if state.drawn:
             text += ", drew " + ", ".join(self._goal_text(g) for g in state.drawn)
         return text
 
