@@ -598,3 +598,29 @@ def test_render_seat_hides_another_seats_decision_and_draws():
     other = game.render_seat(state, 1)
     assert "to act: player_0" in other and "place" not in other and "drew" not in other
     assert "cards IOSXE" in other  # seat 0's Extend is not shown before the step ends
+
+
+# -- properties of random play --------------------------------------------------------------------
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 5))
+def test_random_play_conserves_everything_and_spelling_masks_are_exact(seed, players):
+    """72 balls and every goal card conserved at every step; at every spelling decision the
+    mask equals the detector on all 2,000+ spelling ids; the game ends within max_steps."""
+    game, r = SequiturGame(players), rng(seed)
+    state = game.new_game(r)
+    steps = 0
+    while state.phase != OVER:
+        game.check_invariants(state)
+        legal = game.legal_actions(state)
+        assert list(np.flatnonzero(game.legal_mask(state))) == legal
+        if state.decision in (SPELL_KEEP, BLANK_LETTER, Q_MODE):
+            detector = [
+                a for a in range(game.actions.size) if game.illegal_reason(state, a) is None
+            ]
+            assert detector == legal
+        game.apply(state, legal[r.integers(len(legal))], r)
+        steps += 1
+    game.check_invariants(state)
+    assert steps <= game.max_steps and len(state.bag) == NUM_BALLS
