@@ -1,7 +1,8 @@
 """A Seals heuristic that reads only its own observation.
 
-Take: the colour or symbol whose cards bring the hand closest to valuable series (four of a
-kind, four coins, a straight), counting what could still come. Reveal: show the set of series
+Take: the colour or symbol whose cards bring the hand closest to valuable series (the blasons
+it could show at once, plus four of a kind, four coins and a straight under way, each weighted
+by how near it is). Reveal: show the set of series
 worth the most blasons, unless waiting is better: cashing in the last round without
 overtaking the leader would end the game lost, and a small series is worth holding early in a
 round when a bigger one is one card away.
