@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -13,8 +14,8 @@ from agents import agent_kinds
 from card_envs import env_names, make
 from card_envs.cli import main
 from card_envs.tools.arena import (
-    MAX_EPISODES,
-    MIN_EPISODES,
+    MAX_TABLES,
+    MIN_TABLES,
     Outcome,
     Workers,
     default_episodes,
@@ -24,6 +25,7 @@ from card_envs.tools.arena import (
     seatings,
     summarise,
 )
+from card_envs.tools.selection import default_players
 from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
 
 REPORT_KEYS = {"game", "players", "episodes", "seed", "agents"}
@@ -155,11 +157,13 @@ def test_reports_are_consistent():
         assert agent.win_ci[0] <= agent.win_rate <= agent.win_ci[1]
 
 
-def test_default_episodes_follow_the_measured_game_length():
-    episodes = default_episodes("seamless_v0", 4, tables_per_deal=2)
-    assert MIN_EPISODES <= episodes <= MAX_EPISODES
-    assert episodes == default_episodes("seamless_v0", 4, tables_per_deal=2)
-    assert default_episodes("seamless_v0", 4, tables_per_deal=4) < episodes
+@pytest.mark.parametrize("name", env_names())
+def test_default_episodes_follow_the_measured_game_length(name):
+    players = default_players(name)
+    tables = default_episodes(name, players, 1)
+    assert MIN_TABLES <= tables <= MAX_TABLES
+    assert default_episodes(name, players, 1) == tables
+    assert default_episodes(name, players, 4) == math.ceil(tables / 4)
 
 
 def test_cli_writes_the_documented_json_and_a_png(tmp_path, capsys):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import time
@@ -30,8 +31,9 @@ from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
 
-STEP_BUDGET = 200_000  # agent-steps per game and player count when --episodes is not given
-MIN_EPISODES, MAX_EPISODES = 20, 2000
+# Default size of a run (no --episodes): tables within an agent-step budget, clamped.
+STEP_BUDGET = 150_000
+MIN_TABLES, MAX_TABLES = 100, 400
 LENGTH_PROBES = 4  # seeded random games that measure a game's typical length
 RANDOM = "random"
 
@@ -211,13 +213,17 @@ def play(task: Task) -> Outcome:
 
 
 class Workers:
-    """A process pool (or this process alone for one worker) that keeps task order."""
+    """A process pool (or this process alone for one worker) that keeps task order.
+
+    The pool starts at the first run, so forked workers inherit what the main process has
+    already loaded for that game (a dictionary, tables).
+    """
 
     def __init__(self, count: int):
         if count < 1:
             raise ValueError(f"--workers must be at least 1; got {count}")
         self.count = count
-        self.pool: Pool | None = multiprocessing.Pool(count) if count > 1 else None
+        self.pool: Pool | None = None
 
     def __enter__(self) -> Workers:
         return self
@@ -229,9 +235,10 @@ class Workers:
 
     def run(self, tasks: Sequence[Task], label: str) -> list[Outcome]:
         """Outcomes in task order, with a progress bar when stderr is a terminal."""
-        if self.pool is None:
+        if self.count == 1:
             results: Iterable[Outcome] = map(play, tasks)
         else:
+            self.pool = self.pool or multiprocessing.Pool(self.count)
             chunk = max(1, len(tasks) // (self.count * 16))
             results = self.pool.imap(play, tasks, chunksize=chunk)
         bar = tqdm(results, total=len(tasks), desc=label, unit="game", disable=None, leave=False)
@@ -249,9 +256,11 @@ def typical_length(env_name: str, num_players: int) -> float:
 
 
 def default_episodes(env_name: str, num_players: int, tables_per_deal: int) -> int:
-    """Deals that fit :data:`STEP_BUDGET` at the game's measured length (same on every machine)."""
-    steps_per_deal = max(1.0, typical_length(env_name, num_players)) * tables_per_deal
-    return int(min(MAX_EPISODES, max(MIN_EPISODES, round(STEP_BUDGET / steps_per_deal))))
+    """Deals for about :data:`STEP_BUDGET` agent-steps at the game's measured length, as tables
+    clamped to ``MIN_TABLES..MAX_TABLES``; a function of the game alone, never of the machine."""
+    tables = round(STEP_BUDGET / max(1.0, typical_length(env_name, num_players)))
+    tables = min(MAX_TABLES, max(MIN_TABLES, tables))
+    return max(1, math.ceil(tables / tables_per_deal))
 
 
 def summarise(

@@ -247,7 +247,7 @@ def profile_hot_spots(
 
 # -- reports ------------------------------------------------------------------------------------
 def machine() -> dict[str, Any]:
-    """What the figures depend on: CPU, cores, Python and library versions, date."""
+    """What the figures depend on: CPU, cores, load, Python and library versions, date."""
     import pettingzoo
 
     cpu = platform.processor() or platform.machine()
@@ -262,6 +262,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "numpy": np.__version__,
         "pettingzoo": pettingzoo.__version__,
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
@@ -282,7 +283,7 @@ def markdown_table(rows: Sequence[Measurement], info: dict[str, Any], seconds: f
     lines = [
         f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), Python "
         f"{info['python']}, numpy {info['numpy']}, PettingZoo {info['pettingzoo']}; "
-        f"{seconds:g} s per timed figure, one process.",
+        f"load average {info['load_average']}; {seconds:g} s per timed figure, one process.",
         "",
         "| environment | players | agent-steps/s (AEC) | games/s | rules-only steps/s "
         "| reset (µs) | peak memory (KiB) | vs faster reference |",
