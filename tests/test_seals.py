@@ -6,12 +6,15 @@ from __future__ import annotations
 import itertools
 import pickle
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import random_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pettingzoo.test import api_test
 
 from card_envs import seals_v0
 from card_envs.core.errors import IllegalActionError
@@ -639,3 +642,36 @@ def test_clone_and_pickle_replay_identically():
             game.apply(copy, legal[replay.integers(len(legal))], replay)
         runs.append(pickle.dumps(copy))
     assert runs[0] == runs[1] == runs[2]
+
+
+OPTION_SETS = [
+    {"remember_takes": True},
+    {"skip_forced_stop": True},
+    {"minor_major_series": ANY_FOUR, "empty_pile": "end_round", "tie_rounds": 1},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(o))
+def test_pettingzoo_api_under_options(options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(seals_v0.env(num_players=3, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(o))
+def test_no_information_leak_under_options(options):
+    """Redrawing what a seat cannot see leaves its observation and its render unchanged."""
+    env = seals_v0.env(num_players=3, **options)
+    game, rng, changed = env.game, np.random.default_rng(0), 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        for step, action in enumerate(random_steps(env, seed)):
+            if step % 5 == 0:
+                for seat in range(3):
+                    other = game.resample_hidden(env.state, seat, rng)
+                    changed += pickle.dumps(other) != pickle.dumps(env.state)
+                    observed = env.encoding.observe(env.state, seat)
+                    assert np.array_equal(env.encoding.observe(other, seat), observed)
+                    assert game.render_seat(other, seat) == game.render_seat(env.state, seat)
+            env.step(action)
+    assert changed > 0
