@@ -46,13 +46,12 @@ from card_envs.seers_catalog.rules.cards import (
     score_value,
 )
 from card_envs.seers_catalog.rules.melds import (
-    K_CROWN,
-    K_GO_FIRST,
     RUN,
     Finish,
     Key,
     classify,
     completable,
+    first_kinds,
     legal_plays,
     meld_key,
     valid_on_table,
@@ -62,7 +61,6 @@ DEFAULT_PLAYERS = 4
 NUM_ROUNDS = 4
 BONUS_LIMIT = 5  # a seer with this many cards or fewer is "in the Bonus"
 CACHE_LIMIT = 50_000
-LEAD_ALONE = frozenset((WILD, K_GO_FIRST, K_CROWN))
 
 
 @dataclass
@@ -301,11 +299,11 @@ class SeersCatalogGame(Game[SeersState]):
         return moves
 
     def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
-        """The ``add`` actions that can start a meld: cheap when leading (every suited card,
-        a wild, Go First and Crown lead alone, and nothing else can be a meld's lowest kind)."""
-        if top is None:
-            return sorted({ADD_ID[k] for k in hand if k in LEAD_ALONE or k < WILD})
-        return self._moves(hand, top).after(())
+        """The ``add`` actions that can start a meld (see :func:`first_kinds`)."""
+        kinds = first_kinds(hand, top)
+        if kinds is None:
+            return self._moves(hand, top).after(())
+        return [ADD_ID[k] for k in kinds]
 
     def legal_actions(self, state: SeersState) -> list[int]:
         if state.over:

@@ -74,6 +74,33 @@ def legal_plays(hand: Sequence[int], top: Key | None) -> Plays:
     return gen.plays
 
 
+def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
+    """The kinds that can start (be the lowest kind of) a legal meld, when that is quick to
+    know without enumerating: leading (every suited card, a wild, Go First and Crown lead
+    alone; no meld has a modifier, Echo or Stone as its lowest kind) and following a Single
+    (a card starts a winning single iff it beats the top, with Cauldron and Half Moon at
+    best). ``None`` otherwise."""
+    if top is None:
+        return sorted({k for k in hand if k <= WILD or k in (K_GO_FIRST, K_CROWN)})
+    if top[:2] != (MATCH, 1):
+        return None
+    half = int(K_HALF in hand)
+    up = int(K_CAULDRON in hand)
+    found = set()
+    for k in hand:
+        if k < WILD:
+            value = min(k % NUM_VALUES + MIN_VALUE + up, MAX_VALUE)
+        elif k == WILD:
+            value = MAX_VALUE
+        elif k == K_CROWN:
+            value = CROWN_VALUE
+        else:
+            continue
+        if 2 * value + half > top[2]:
+            found.add(k)
+    return sorted(found)
+
+
 class _Generator:
     """Enumerates melds per type, keeping those that beat the table."""
 
@@ -122,11 +149,18 @@ class _Generator:
                 shifted += self.by_value.get(value - 1, []) + self.by_value.get(value + 1, [])
             for count in range(len(naturals) + 1 if need is None else min(need, len(naturals)) + 1):
                 for subset in combinations(naturals, count):
-                    for wilds in range(self.wilds + 1):
-                        for echo in echoes:
-                            for extra in shifted:
-                                size = count + wilds + echo + (extra is not None)
-                                if size == 0 or (echo and size < 2) or (need and size != need):
+                    for echo in echoes:
+                        for extra in shifted:
+                            fixed = count + echo + (extra is not None)
+                            if need is None:
+                                wild_counts = range(self.wilds + 1)
+                            elif 0 <= need - fixed <= self.wilds:
+                                wild_counts = (need - fixed,)
+                            else:
+                                continue
+                            for wilds in wild_counts:
+                                size = fixed + wilds
+                                if size == 0 or (echo and size < 2):
                                     continue
                                 cards = [*subset, *[WILD] * wilds, *[K_ECHO] * echo]
                                 if extra is not None:
