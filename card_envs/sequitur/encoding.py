@@ -39,6 +39,7 @@ class SequiturEncoding(Encoding[SequiturState]):
     def __init__(self, game: SequiturGame):
         super().__init__(game)
         self._racks: dict[tuple[int, ...], list[int]] = {}
+        self._colours = [card.colour_index for card in game.goals]
 
     def build_spec(self) -> ObsSpec:
         n, goals = self.game.num_players, len(self.game.goals)
@@ -97,13 +98,15 @@ class SequiturEncoding(Encoding[SequiturState]):
         """The observation vector, filled through flat offsets (one numpy write for the ones)."""
         buffer = np.zeros(self.spec.size, OBS_DTYPE)
         ones: list[int] = []
-        for index, value in self._fill(state, seat, ones):
-            buffer[index] = value
+        values: list[tuple[int, float]] = []
+        self._fill(state, seat, ones, values)
         buffer[ones] = 1
+        for index, value in values:
+            buffer[index] = value
         return buffer
 
-    def _fill(self, state: SequiturState, seat: int, ones: list[int]) -> list[tuple[int, float]]:
-        """Append the flat index of every 1 to ``ones``; return the other (index, value)s."""
+    def _fill(self, state: SequiturState, seat: int, ones: list[int], values: list) -> None:
+        """Append the flat index of every 1 to ``ones`` and every other (index, value)."""
         at, n = self.spec.offsets, self.game.num_players
         ones += (
             at["phase"] + state.phase,
@@ -119,16 +122,14 @@ class SequiturEncoding(Encoding[SequiturState]):
             ones.append(at["face_down"] + state.kept[seat])
         ones += [at["public"] + g for g in state.public]
         ones += [at["open_discards"] + g for g in state.open_discards]
-        values = []
         for p in range(n):
-            values += self._seat(state, seat, p, (p - seat) % n, ones)
+            self._seat(state, seat, p, (p - seat) % n, ones, values)
         if state.phase == CLAIM:
             start = at["claim_order"]
-            ones += (start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order))
-        return values
+            ones += [start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order)]
 
-    def _seat(self, state: SequiturState, seat: int, p: int, rel: int, ones: list[int]):
-        """One seat's public side (the observer's own side in full); returns its values."""
+    def _seat(self, state: SequiturState, seat: int, p: int, rel: int, ones: list, values: list):
+        """One seat's public side (the observer's own side in full)."""
         at, goals, own = self.spec.offsets, len(self.game.goals), p == seat
         ones += self._rack_ones(rel, state.racks[p] if own else state.shown_racks[p])
         used = state.used[p] if own else state.shown_used[p]
@@ -136,11 +137,12 @@ class SequiturEncoding(Encoding[SequiturState]):
             start = at["used"] + rel * len(CARDS)
             ones += [start + card for card, u in enumerate(used) if u]
         if state.shown_secret[p] or (own and state.secret[p] != EMPTY):
-            colour = self.game.goals[state.secret[p]].colour_index
+            colour = self._colours[state.secret[p]]
             ones.append(at["secret_colour"] + rel * len(COLOURS) + colour)
         if state.stacks[p]:
             ones += [at["stacks"] + rel * goals + g for g in state.stacks[p]]
-        values = [(at["totals"] + rel, state.totals[p])]
+        if state.totals[p]:
+            values.append((at["totals"] + rel, state.totals[p]))
         word = state.words[p]
         if word and (state.words_shown or own):
             start = at["words"] + rel * MAX_WORD * len(ALPHABET)
@@ -148,7 +150,6 @@ class SequiturEncoding(Encoding[SequiturState]):
             values.append((at["word_scores"] + rel, state.scores[p]))
         if state.phase == CLAIM:
             ones += [at["meets"] + rel * goals + g for g in state.meets[p]]
-        return values
 
     def _rack_ones(self, rel: int, rack: list[int]) -> list[int]:
         """Flat indices of a rack's letters (cached: racks change a few times a round)."""
@@ -167,7 +168,7 @@ class SequiturEncoding(Encoding[SequiturState]):
         at = self.spec.offsets
         if state.ball != EMPTY:
             ones.append(at["ball"] + BALL_LETTER[state.ball])
-        ones += (at["drawn"] + g for g in state.drawn)
+        ones += [at["drawn"] + g for g in state.drawn]
         if state.spell_key != EMPTY:
             direction, bits = divmod(state.spell_key, 1 << MAX_SLOTS)
             ones += (at["spelling"] + slot for slot in range(MAX_SLOTS) if bits >> slot & 1)
