@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from agents import agent_kinds, make_agent
+from agents import Agent, agent_kinds, make_agent
+from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.registry import env_names, make
 from card_envs.tools.arena import derived_seed
 
@@ -115,6 +117,23 @@ def changed_lines(before: str, after: str) -> list[str]:
     return [line for line in after.splitlines() if line not in old]
 
 
+def seat_opponents(
+    info: EnvInfo, seat: int, opponents: Sequence[str] | None, seed: int
+) -> dict[int, Agent]:
+    """An agent for every other seat, the ``opponents`` names in turn (default: the game's
+    heuristic, else random), each seeded from ``seed`` and its seat."""
+    if not 0 <= seat < info.num_players:
+        raise ValueError(
+            f"--seat must be 0..{info.num_players - 1} for {info.num_players} players; got {seat}"
+        )
+    kinds = list(opponents or ["heuristic" if "heuristic" in agent_kinds(info) else "random"])
+    others = [s for s in range(info.num_players) if s != seat]
+    return {
+        s: make_agent(kinds[i % len(kinds)], info, derived_seed(seed, s))
+        for i, s in enumerate(others)
+    }
+
+
 def play_session(
     env_name: str,
     seat: int = 0,
@@ -126,45 +145,13 @@ def play_session(
 ) -> int:
     """One game with a person at ``seat``; the exit code (0 also when the person quits)."""
     env = make(env_name, num_players=num_players)
-    game, info = env.game, env.describe()
-    count = game.num_players
-    if not 0 <= seat < count:
-        raise ValueError(f"--seat must be 0..{count - 1} for {count} players; got {seat}")
-    kinds = list(opponents or ["heuristic" if "heuristic" in agent_kinds(info) else "random"])
-    others = [s for s in range(count) if s != seat]
-    agents = {
-        s: make_agent(kinds[i % len(kinds)], info, derived_seed(seed, s))
-        for i, s in enumerate(others)
-    }
-    names = game.actions.names
-    write(
-        f"{env_name}: you are player_{seat}; "
-        + ", ".join(f"player_{s} is {kinds[i % len(kinds)]}" for i, s in enumerate(others))
-    )
+    agents = seat_opponents(env.describe(), seat, opponents, seed)
+    cast = ", ".join(f"player_{s} is {agent.name}" for s, agent in agents.items())
+    write(f"{env_name}: you are player_{seat}; {cast or 'no opponents'}")
     write("choose a move by its number or name; ? lists the moves, q quits")
     env.reset(seed=seed)
-    view = game.render_seat(env.state, seat)
     try:
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            acting = env.possible_agents.index(agent)
-            if acting == seat:
-                write("\n" + view)
-                legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-                reason = lambda a: game.illegal_reason(env.state, a)  # noqa: E731
-                action = choose(legal, names, reason, read, write)
-                env.step(action)
-                write(f"you: {names[action]}")
-            else:
-                env.step(agents[acting].act(observation))
-                write(f"{agent} moved")
-            new_view = game.render_seat(env.state, seat)
-            if acting != seat:
-                write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)))
-            view = new_view
+        view = play_turns(env, seat, agents, read, write)
     except Quit as left:
         write(f"{left.args[0]}: game abandoned")
         return INTERRUPTED if left.args[0] == "interrupted" else 0
@@ -173,8 +160,41 @@ def play_session(
     return 0
 
 
-def result_line(env: Any, seat: int) -> str:
-    """Who won, the scores, and the person's reward."""
+def play_turns(
+    env: CardEnv,
+    seat: int,
+    agents: dict[int, Agent],
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+) -> str:
+    """The AEC loop to the end of the game: the person chooses for ``seat``, agents for the
+    others; returns the person's final view."""
+    game, names = env.game, env.game.actions.names
+    view = game.render_seat(env.state, seat)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        acting = env.possible_agents.index(agent)
+        if acting == seat:
+            write("\n" + view)
+            legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+            action = choose(legal, names, partial(game.illegal_reason, env.state), read, write)
+            env.step(action)
+            write(f"you: {names[action]}")
+            view = game.render_seat(env.state, seat)
+            continue
+        env.step(agents[acting].act(observation))
+        new_view = game.render_seat(env.state, seat)
+        write(f"{agent} moved")
+        write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)) or "  | -")
+        view = new_view
+    return view
+
+
+def result_line(env: CardEnv, seat: int) -> str:
+    """Who won and the final scores, from the person's point of view."""
     game, state = env.game, env.state
     if not game.is_over(state):
         return "game stopped by the step cap: no winner"
