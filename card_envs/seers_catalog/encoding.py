@@ -43,7 +43,9 @@ class SeersCatalogEncoding(Encoding[SeersState]):
                 ),
                 Piece("table", (kinds,), "every card played to the current trick", high=MAX_WILDS),
                 Piece("top_type", (2,), "one-hot type of the meld to beat: matching, run"),
-                Piece("top_size", (1,), "size of the meld to beat (0: I lead)", high=cards),
+                Piece(
+                    "top_size", (1,), "size of the meld to beat (0: the table is empty)", high=cards
+                ),
                 Piece(
                     "top_rank",
                     (1,),
@@ -53,6 +55,12 @@ class SeersCatalogEncoding(Encoding[SeersState]):
                 Piece("top_owner", (n,), "one-hot relative seat that played the meld to beat"),
                 Piece("leader", (n,), "one-hot relative seat that led the current trick"),
                 Piece("passed", (n,), "relative seats out of the current trick"),
+                Piece(
+                    "stuck",
+                    (1,),
+                    "start seers in a row who could lead nothing (n ends the round)",
+                    high=n,
+                ),
                 Piece("aside", (kinds,), "cards put aside this round (face up)", high=MAX_WILDS),
                 Piece("totals", (n,), "game points so far, relative seats", high=total, low=-total),
                 Piece("round", (self.game.num_rounds,), "one-hot round number"),
@@ -96,8 +104,8 @@ class SeersCatalogEncoding(Encoding[SeersState]):
                 at["top_owner"] + (top.seat - seat) % n,
             ]
             value += [1, top.key[1], top.key[2] / 2, 1]
-        index += [at["leader"] + (state.leader - seat) % n, at["round"] + state.round]
-        value += [1, 1]
+        index += [at["leader"] + (state.leader - seat) % n, at["round"] + state.round, at["stuck"]]
+        value += [1, 1, state.stuck]
         add_counts(index, value, at["aside"], state.aside)
         return index, value
 
