@@ -26,7 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import Agent, agent_kinds, make_agent
-from card_envs.core.env import CardEnv
+from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
@@ -295,9 +295,8 @@ def summarise(
     )
 
 
-def check_agents(env_name: str, num_players: int, names: Sequence[str]) -> None:
+def check_agents(info: EnvInfo, names: Sequence[str]) -> None:
     """Fail early, in this process, on an agent name ``make_agent`` does not know."""
-    info = make(env_name, num_players=num_players).describe()
     for name in sorted(set(names)):
         make_agent(name, info, 0)
 
@@ -317,8 +316,9 @@ def run_arena(
     """
     env = make(env_name, num_players=num_players)
     num_players = env.game.num_players
-    names = list(agents) if agents else agent_kinds(env.describe())
-    check_agents(env_name, num_players, names)
+    info = env.describe()
+    names = list(agents) if agents else agent_kinds(info)
+    check_agents(info, names)
     tables = seatings(len(names), num_players)
     if episodes is None:
         episodes = default_episodes(env_name, num_players, len(tables))
