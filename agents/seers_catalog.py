@@ -18,6 +18,7 @@ from card_envs.seers_catalog.rules.actions import (
     finish_id,
 )
 from card_envs.seers_catalog.rules.cards import NUM_SUITED, NUM_VALUES, WILD
+from card_envs.seers_catalog.rules.game import BONUS_LIMIT
 from card_envs.seers_catalog.rules.melds import (
     K_CROWN,
     RUN,
@@ -27,17 +28,17 @@ from card_envs.seers_catalog.rules.melds import (
     meld_key,
 )
 
+HIGH_CARD_COST = 0.7  # a 13 is worth keeping this much; lower values proportionally less
 WILD_COST = 0.8
 CROWN_COST = 0.9
 ARTIFACT_COST = -0.2  # artifacts other than Crown are worth shedding
 FOLLOW_THRESHOLD = 0.3  # follow only when a play sheds at least this much net value
-BONUS_LIMIT = 5
 
 
 def card_cost(kind: int) -> float:
     """How much holding on to a card is worth: high values and wilds win tricks later."""
     if kind < NUM_SUITED:
-        return (kind % NUM_VALUES) / (NUM_VALUES - 1) * 0.7
+        return (kind % NUM_VALUES) / (NUM_VALUES - 1) * HIGH_CARD_COST
     if kind == WILD:
         return WILD_COST
     if kind == K_CROWN:
