@@ -390,7 +390,8 @@ class SealsGame(Game[SealsState]):
         ]
         for p in range(state.num_players):
             hand = _names(sorted(state.hands[p])) if p in visible else ""
-            size = f"{len(state.hands[p])} cards" if state.active[p] else "out of this round"
+            count = len(state.hands[p])
+            size = f"{count} card{'s' * (count != 1)}" if state.active[p] else "out of this round"
             lines.append(f"player_{p} blasons {state.blasons[p]} | {size} | {hand}".rstrip(" |"))
         if state.last.winner != NO_ONE or state.round:
             lines.append(_last_round_text(state.last))
