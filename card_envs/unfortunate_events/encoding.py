@@ -40,6 +40,12 @@ MAX_COPIES = 7  # the most copies of one kind
 class UnfortunateEventsEncoding(Encoding[UEState]):
     game: UnfortunateEventsGame
 
+    def __init__(self, game: UnfortunateEventsGame):
+        super().__init__(game)
+        n = game.num_players
+        # Relative row r of an observation by ``seat`` is absolute seat ``_orders[seat][r]``.
+        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+
     def build_spec(self) -> ObsSpec:
         n, k = self.game.num_players, NUM_KINDS
         kinds = "by kind (0-11 characters colour*3+i, 12-15 colour wilds, 16-20 specials)"
@@ -89,10 +95,15 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
             offset += piece.size
 
     def observe(self, state: UEState, seat: int) -> np.ndarray:
-        """Every value but the last two counters is a small count (< 256): one ``bytes``
-        conversion fills the vector several times faster than filling ~14 small views."""
+        """Every value is a small count: one ``bytes`` conversion builds the vector several
+        times faster than filling ~14 small views (only the turn and round counters can pass
+        255, with large caps, and then go in separately)."""
+        small = self.small_values(state, seat)
+        if state.turns < _BYTE and state.round < _BYTE:
+            small += (state.turns, state.round)
+            return np.frombuffer(bytes(small), np.uint8).astype(OBS_DTYPE)
         buffer = np.empty(self.spec.size, OBS_DTYPE)
-        buffer[:-2] = np.frombuffer(bytes(self.small_values(state, seat)), np.uint8)
+        buffer[:-2] = np.frombuffer(bytes(small), np.uint8)
         buffer[-2], buffer[-1] = state.turns, state.round
         return buffer
 
@@ -102,8 +113,7 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
 
     def small_values(self, state: UEState, seat: int) -> list[int]:
         """All pieces but ``turn`` and ``round`` (the only ones that can reach 256)."""
-        n = self.game.num_players
-        order = [(seat + r) % n for r in range(n)]  # relative row r is absolute seat order[r]
+        order = self._orders[seat]
         out: list[int] = list(state.hands[seat])
         phase = [0] * len(PHASE_NAMES)
         phase[state.phase] = 1
@@ -138,6 +148,7 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
 
 
 _NO_CARDS = (0,) * NUM_KINDS
+_BYTE = 256
 
 
 def _one_hot(index: int, size: int) -> list[int]:
