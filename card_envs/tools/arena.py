@@ -416,12 +416,18 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+DESCRIPTION = (
+    "Compare agents on fixed seeded deals with seats rotated: win rates with 95% Wilson "
+    "intervals, mean scores and rewards, openskill ratings. See docs/arena.md."
+)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``card-envs arena``."""
     parser = subparsers.add_parser(
         "arena",
         help="compare agents on seeded deals with seats rotated (win rates, ratings)",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
     )
     parser.add_argument("--game", default=ALL, choices=game_choices(), help="default: all")
     parser.add_argument(
@@ -434,8 +440,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--episodes", type=int, default=None, help="deals, each played in every seating"
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument(
+        "--seed", type=int, default=0, help="every deal and agent seed derives from it"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=default_workers(), help="processes (default: usable cores)"
+    )
     parser.add_argument("--json", default=None, metavar="PATH", help="write the results as JSON")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG chart")
     parser.set_defaults(func=cmd_arena)

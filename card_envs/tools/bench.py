@@ -372,12 +372,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+DESCRIPTION = (
+    "Measure every game's speed (AEC loop, rules only, reset, memory) beside PettingZoo's "
+    "leduc_holdem_v4 and texas_holdem_v4. See docs/benchmarks.md."
+)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``card-envs bench``."""
     parser = subparsers.add_parser(
         "bench",
         help="speed of every game vs PettingZoo's Leduc/Texas Hold'em",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
     )
     parser.add_argument("--game", default=ALL, choices=game_choices(), help="default: all")
     parser.add_argument("--players", default=ALL, help="a count or 'all' (default: all)")

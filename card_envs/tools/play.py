@@ -208,12 +208,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play_session(args.game, args.seat, args.opponents, args.players, args.seed)
 
 
+DESCRIPTION = (
+    "Play one seat yourself in the terminal against agents; you see only what your seat "
+    "may know. See docs/arena.md."
+)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``card-envs play``."""
     parser = subparsers.add_parser(
         "play",
         help="play a seat yourself in the terminal against agents",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
     )
     parser.add_argument("game", choices=env_names())
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
