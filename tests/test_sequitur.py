@@ -624,3 +624,19 @@ def test_random_play_conserves_everything_and_spelling_masks_are_exact(seed, pla
         steps += 1
     game.check_invariants(state)
     assert steps <= game.max_steps and len(state.bag) == NUM_BALLS
+
+
+def test_a_tiny_custom_deck_running_out_skips_goal_draws():
+    cards = [
+        {"colour": "red", "kind": "any"},
+        {"colour": "green", "kind": "vowel_run", "params": {"n": 2}},
+    ]
+    game = SequiturGame(5, goals=cards)
+    for seed in range(3):
+        r = rng(seed)
+        state = game.new_game(r)
+        while state.phase != OVER:
+            game.check_invariants(state)
+            legal = game.legal_actions(state)
+            assert legal
+            game.apply(state, legal[r.integers(len(legal))], r)

@@ -531,6 +531,10 @@ class SequiturGame(Game[SequiturState]):
             self._next_actor(state, rng)
             return
         state.secret[actor] = kept
+        self._start_placing(state)
+
+    def _start_placing(self, state: SequiturState) -> None:
+        """Setup's last part: draw the first of the balls placed one at a time."""
         state.to_place = PLACED_BALLS
         state.ball = state.bag.pop()
         state.decision = PLACE
@@ -636,6 +640,9 @@ class SequiturGame(Game[SequiturState]):
             if not state.drawn:
                 self._next_actor(state, rng)
                 return
+        if phase == SETUP and not any(self._has_goals(state, c) for c in range(len(COLOURS))):
+            self._start_placing(state)  # a small custom deck ran out: no secret goal
+            return
         state.decision = {SETUP: COLOUR, GOAL: KEEP, ACTION: CARD, SPELL: SPELL_KEEP}[phase]
 
     def _next_actor(self, state: SequiturState, rng: np.random.Generator) -> None:
