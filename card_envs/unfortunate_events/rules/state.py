@@ -8,7 +8,15 @@ NONE = -1
 
 # Phases: who acts and what they decide.
 DRAW, MAIN, DISCARD, TARGET, BURN_SET, REACT, VICTORY = range(7)
-PHASE_NAMES = ("draw", "lay or discard", "discard", "target", "burn a set", "react", "victory")
+PHASE_NAMES = (
+    "draw",
+    "lay or discard",
+    "discard after laying",
+    "target",
+    "burn a set",
+    "react",
+    "victory",
+)
 
 
 @dataclass
