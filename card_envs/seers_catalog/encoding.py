@@ -112,14 +112,11 @@ class SeersCatalogEncoding(Encoding[SeersState]):
 
 def add_counts(index: list[int], value: list[float], offset: int, codes: list[int]) -> None:
     """Append the count of each kind among ``codes`` at ``offset`` (only wilds repeat)."""
-    wilds = 0
-    for code in codes:
-        kind = KIND[code]
-        if kind == WILD:
-            wilds += 1
-        else:
-            index.append(offset + kind)
-            value.append(1)
+    kinds = [KIND[c] for c in codes]
+    wilds = kinds.count(WILD)
     if wilds:
+        kinds = [k for k in kinds if k != WILD]
         index.append(offset + WILD)
         value.append(wilds)
+    index.extend([offset + k for k in kinds])
+    value.extend([1] * len(kinds))

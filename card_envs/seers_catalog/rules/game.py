@@ -309,11 +309,11 @@ class SeersCatalogGame(Game[SeersState]):
         if state.over:
             return []
         top = state.table[-1].key if state.table else None
-        kinds = tuple(KIND[c] for c in state.hands[state.turn])
+        kinds = tuple([KIND[c] for c in state.hands[state.turn]])
         if state.pending:
-            prefix = tuple(KIND[c] for c in state.pending)
+            prefix = tuple([KIND[c] for c in state.pending])
             # a meld whose lowest kind is prefix[0] uses no lower kind: enumerate only those
-            rest = tuple(k for k in kinds if k >= prefix[0])
+            rest = tuple([k for k in kinds if k >= prefix[0]])
             return self._moves(rest, top).after(prefix)
         hand = state.hands[state.turn]
         starts = self._first_steps(kinds, top)
