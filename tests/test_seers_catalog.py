@@ -318,6 +318,9 @@ def test_lens_shows_a_hand_and_the_looker_acts_again():
     other = env.encoding.spec.views(env.observe("player_1")["observation"])
     assert other["known"].sum() == 0  # what the looker saw stays private
     assert "known 2T 3T 4T" in game.render_seat(state, 0)
+    redrawn = game.resample_hidden(state, 0, np.random.default_rng(5))
+    assert redrawn.hands[ZAZ] == state.hands[ZAZ]  # what the Lens showed stays put
+    assert np.array_equal(env.encoding.observe(redrawn, 0), env.encoding.observe(state, 0))
     env.step(game.actions.ids["add 5P"])
     env.step(game.actions.ids["play value 5"])
     env.step(game.actions.ids["add 7G"])
