@@ -6,7 +6,7 @@ import numpy as np
 
 from card_envs.core.game import Encoding
 from card_envs.core.spec import ObsSpec, Piece
-from card_envs.seals.rules.cards import DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS
+from card_envs.seals.rules.cards import COIN, DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS, RED
 from card_envs.seals.rules.game import (
     MAX_BLASONS,
     REVEAL,
@@ -19,6 +19,7 @@ from card_envs.seals.rules.series import NUM_SERIES, SERIES_SIZE
 
 FACES = (NUM_COLOURS, NUM_SYMBOLS)  # a (colour, symbol) grid: red, yellow, green, blue, purple
 MOST_OF_A_FACE = 3  # the three red coins
+RED_COIN = RED * NUM_SYMBOLS + COIN  # their face
 MOST_SERIES = DECK_SIZE // SERIES_SIZE
 
 
@@ -68,16 +69,15 @@ class SealsEncoding(Encoding[SealsState]):
         views["pile_size"][0] = len(state.pile)
         views["round_counter"][0] = state.counter
         views["round"][state.round] = 1
-        hand_sizes, blasons, in_round = views["hand_sizes"], views["blasons"], views["in_round"]
-        for p in range(n):
-            rel = (p - seat) % n
-            hand_sizes[rel] = len(state.hands[p])
-            blasons[rel] = state.blasons[p]
-            in_round[rel] = state.active[p]
+        seats = [(seat + rel) % n for rel in range(n)]  # relative order: me first
+        views["hand_sizes"][:] = [len(state.hands[p]) for p in seats]
+        views["blasons"][:] = [state.blasons[p] for p in seats]
+        views["in_round"][:] = [state.active[p] for p in seats]
         views["first"][(self.game.first_seat(state) - seat) % n] = 1
         views["to_act"][(state.player - seat) % n] = 1
-        views["revealing"][0] = state.phase == REVEAL
-        views["shown"][:] = state.revealed
+        if state.phase == REVEAL:
+            views["revealing"][0] = 1
+            views["shown"][:] = state.revealed
         if self.game.remember_takes:
             taken = views["taken"]
             for rel in range(1, n):
@@ -85,5 +85,10 @@ class SealsEncoding(Encoding[SealsState]):
 
 
 def _count_faces(flat: np.ndarray, cards: list[int]) -> None:
-    for c in cards:
-        flat[FACE[c]] += 1
+    """Count ``cards`` by face into a zeroed ``flat``: one numpy write, as only the red coin
+    face has more than one card."""
+    faces = [FACE[c] for c in cards]
+    flat[faces] = 1
+    red_coins = faces.count(RED_COIN)
+    if red_coins > 1:
+        flat[RED_COIN] = red_coins
