@@ -27,22 +27,17 @@ NO_CHOICE = -1  # blank letter or Q mode of a spelling that does not use that ba
 Q_PLAIN, Q_QU = 0, 1
 Q_TEXT = ("q", "qu")
 MAX_SLOTS = 10  # spelling keys are ``direction << MAX_SLOTS | kept-slot bits``
-
-
-def _readings(code: int) -> tuple[tuple[str, int | None, int | None], ...]:
-    """Every way to read ball ``code``: (text, blank letter or None, Q mode or None)."""
-    if code == BLANK:
-        return tuple((ALPHABET[c], c, None) for c in range(26))
-    if code == Q:
-        return tuple((text, None, mode) for mode, text in enumerate(Q_TEXT))
-    return ((ALPHABET[code], None, None),)
-
-
-_READINGS = tuple(_readings(code) for code in range(BLANK + 1))
+TREE_WIDTH = 32  # letter-tree edge key: node * TREE_WIDTH + letter
+ORD_A = ord("a")
+U = ALPHABET.index("u")
 
 
 class Dictionary:
-    """A fixed word set with its prefixes (for pruned search) and anagram classes."""
+    """A fixed word set, its letter tree (for pruned search) and anagram classes.
+
+    The tree is stored flat for speed: node ids are ints (0 the root), ``edges[node * 32 +
+    letter]`` is the child node, and ``ends`` holds the nodes where a word ends.
+    """
 
     def __init__(self, words: Iterable[str]):
         cleaned = (w.strip().lower() for w in words)
@@ -51,7 +46,15 @@ class Dictionary:
         )
         if not self.words:
             raise ValueError("the dictionary has no words of at least 3 letters a-z")
-        self.prefixes = frozenset(w[:i] for w in self.words for i in range(1, len(w) + 1))
+        self.edges: dict[int, int] = {}
+        ends = set()
+        for word in self.words:
+            node = 0
+            for ch in word:
+                key = node * TREE_WIDTH + ord(ch) - ORD_A
+                node = self.edges.setdefault(key, len(self.edges) + 1)
+            ends.add(node)
+        self.ends = frozenset(ends)
         self._anagrams = Counter("".join(sorted(w)) for w in self.words)
 
     def __contains__(self, word: object) -> bool:
@@ -105,28 +108,42 @@ def find_spellings(
 ) -> dict[int, list[tuple[int, int]]]:
     """Every dictionary word in ``rack``: spelling key -> its ``(blank letter, Q mode)`` choices.
 
-    A depth-first walk over subsequences in both reading directions, pruned by the prefix set.
+    A depth-first walk over the rack's subsequences in both reading directions along the
+    dictionary's letter tree, so it never leaves the prefixes of real words.
     """
-    words, prefixes = dictionary.words, dictionary.prefixes
+    edges, ends = dictionary.edges, dictionary.ends
     found: dict[int, list[tuple[int, int]]] = {}
     n = len(rack)
 
-    def walk(seq, start, prefix, mask, blank, q_mode):
+    def step(seq, k, child, bits, blank, q_mode):
+        """Record a word ending at ``child`` and walk on from it."""
+        if child in ends:
+            found.setdefault(bits, []).append((blank, q_mode))
+        if k + 1 < n:
+            walk(seq, k + 1, child, bits, blank, q_mode)
+
+    def walk(seq, start, node, mask, blank, q_mode):
+        base = node * TREE_WIDTH
         for k in range(start, n):
-            slot, readings = seq[k]
-            bits = mask | (1 << slot)
-            for text, b, q in readings:
-                word = prefix + text
-                if word not in prefixes:
-                    continue
-                bb = blank if b is None else b
-                qq = q_mode if q is None else q
-                if word in words:
-                    found.setdefault(bits, []).append((bb, qq))
-                walk(seq, k + 1, word, bits, bb, qq)
+            bit, code = seq[k]
+            if code == BLANK:
+                for letter in range(26):
+                    child = edges.get(base + letter)
+                    if child is not None:
+                        step(seq, k, child, mask | bit, letter, q_mode)
+                continue
+            child = edges.get(base + code)
+            if child is None:
+                continue
+            if code != Q:
+                step(seq, k, child, mask | bit, blank, q_mode)
+                continue
+            step(seq, k, child, mask | bit, blank, Q_PLAIN)
+            child = edges.get(child * TREE_WIDTH + U)
+            if child is not None:
+                step(seq, k, child, mask | bit, blank, Q_QU)
 
     for direction in (0, 1):
         slots = range(n) if direction == 0 else range(n - 1, -1, -1)
-        seq = [(s, _READINGS[rack[s]]) for s in slots]
-        walk(seq, 0, "", direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
+        walk([(1 << s, rack[s]) for s in slots], 0, 0, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
