@@ -640,3 +640,15 @@ def test_a_tiny_custom_deck_running_out_skips_goal_draws():
             legal = game.legal_actions(state)
             assert legal
             game.apply(state, legal[r.integers(len(legal))], r)
+
+
+def test_bad_deals_are_explained():
+    for deal, message in [
+        ({"goals": {"blue": [0]}}, "colours"),
+        ({"goals": {"red": [0]}}, "red goal ids"),
+        ({"racks": ["hwfor"]}, "2 strings"),
+        ({"racks": ["hwfo1", "abcde"]}, "letters a-z"),
+        ({"draws": "qq"}, "no 'q' ball"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            GAME.new_game(rng(), deal)

@@ -89,6 +89,8 @@ def balls_of(letters: str, taken: set[int] | None = None) -> list[int]:
     taken = set() if taken is None else taken
     out = []
     for ch in letters.lower():
+        if ch != "?" and ch not in ALPHABET:
+            raise ValueError(f"{letters!r}: balls are letters a-z and '?' (the blank)")
         code = BLANK if ch == "?" else ALPHABET.index(ch)
         free = [b for b in range(NUM_BALLS) if BALL_LETTER[b] == code and b not in taken]
         if not free:
@@ -237,7 +239,10 @@ class SequiturGame(Game[SequiturState]):
             self.dictionary: Dictionary = load_dictionary(dictionary)
         except (TypeError, ValueError, OSError) as error:
             raise ValueError(f"dictionary: {error}") from error
-        self.goals: tuple[GoalCard, ...] = load_goals(goals)
+        try:
+            self.goals: tuple[GoalCard, ...] = load_goals(goals)
+        except (TypeError, ValueError, OSError) as error:
+            raise ValueError(f"goals: {error}") from error
         self.solo = self.num_players == 1
         blocks = [ActionBlock(*block) for block in _BLOCKS]
         blocks.append(
@@ -277,9 +282,12 @@ class SequiturGame(Game[SequiturState]):
         return state
 
     def _inject_goals(self, state: SequiturState, deal: dict[str, Any]) -> None:
+        """Check the deal's keys; put its goal cards on top of their decks."""
         if not isinstance(deal, dict) or set(deal) - {"racks", "draws", "goals"}:
             raise ValueError('deal must be a dict with keys among "racks", "draws", "goals"')
         for name, ids in deal.get("goals", {}).items():
+            if name not in COLOURS:
+                raise ValueError(f"deal['goals'] keys are colours {COLOURS}, not {name!r}")
             deck = state.decks[COLOURS.index(name)]
             if not set(ids) <= set(deck):
                 raise ValueError(f"deal['goals'][{name!r}] must be {name} goal ids")
