@@ -421,7 +421,11 @@ def brute_force(hand: list[int], top, leading: bool) -> dict[tuple[int, ...], se
 )
 def test_generator_and_detector_agree(cards, wilds, top):
     hand = sorted([*cards, *[WILD] * wilds])
-    assert legal_plays(hand, top) == brute_force(hand, top, top is None)
+    plays = legal_plays(hand, top)
+    assert plays == brute_force(hand, top, top is None)
+    focused = legal_plays(hand, top, focus=True)
+    lowest = {cards: f for cards, f in plays.items() if cards[0] == hand[0]}
+    assert {c: f for c, f in focused.items() if c[0] == hand[0]} == lowest
 
 
 def test_kinds_table_is_consistent():

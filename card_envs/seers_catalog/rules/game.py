@@ -288,14 +288,15 @@ class SeersCatalogGame(Game[SeersState]):
     def current_player(self, state: SeersState) -> int:
         return state.turn
 
-    def _moves(self, hand: tuple[int, ...], top: Key | None) -> Moves:
-        """Legal build steps for a hand of kinds and the table (cached by both)."""
-        key = (hand, top)
+    def _moves(self, hand: tuple[int, ...], top: Key | None, focus: bool = False) -> Moves:
+        """Legal build steps for a hand of kinds and the table (cached; ``focus``: only melds
+        whose lowest kind is the hand's lowest are needed)."""
+        key = (hand, top, focus)
         moves = self._cache.get(key)
         if moves is None:
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
-            moves = self._cache[key] = Moves(legal_plays(hand, top))
+            moves = self._cache[key] = Moves(legal_plays(hand, top, focus))
         return moves
 
     def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
@@ -314,7 +315,7 @@ class SeersCatalogGame(Game[SeersState]):
             prefix = tuple([KIND[c] for c in state.pending])
             # a meld whose lowest kind is prefix[0] uses no lower kind: enumerate only those
             rest = tuple([k for k in kinds if k >= prefix[0]])
-            return self._moves(rest, top).after(prefix)
+            return self._moves(rest, top, focus=True).after(prefix)
         hand = state.hands[state.turn]
         starts = self._first_steps(kinds, top)
         rod = ROD in hand and bool(state.table)

@@ -65,9 +65,13 @@ def beats(key: Key, top: Key | None) -> bool:
 
 
 # -- the generator ------------------------------------------------------------------------------
-def legal_plays(hand: Sequence[int], top: Key | None) -> Plays:
-    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds."""
-    gen = _Generator(hand, top)
+def legal_plays(hand: Sequence[int], top: Key | None, focus: bool = False) -> Plays:
+    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds.
+
+    With ``focus``, only (at least) the melds that hold the hand's lowest kind, which then
+    must be the meld's lowest: values and run windows far from that card are skipped.
+    """
+    gen = _Generator(hand, top, focus)
     gen.artifact_singles()
     gen.matching()
     gen.runs()
@@ -104,8 +108,13 @@ def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
 class _Generator:
     """Enumerates melds per type, keeping those that beat the table."""
 
-    def __init__(self, hand: Sequence[int], top: Key | None):
+    def __init__(self, hand: Sequence[int], top: Key | None, focus: bool):
         self.top = top
+        # the values a meld must reach when it has to hold a given suited card (Cauldron: +-1)
+        self.near = (MIN_VALUE, MAX_VALUE)
+        if focus and hand and min(hand) < WILD:
+            value = min(hand) % NUM_VALUES + MIN_VALUE
+            self.near = (value - 1, value + 1)
         self.wilds = sum(k == WILD for k in hand)
         self.arts = {k for k in hand if k > WILD}
         self.suited = [k for k in hand if k < WILD]
@@ -142,7 +151,8 @@ class _Generator:
         need = None if self.top is None else self.top[1]
         echoes = (0, 1) if K_ECHO in self.arts else (0,)
         cauldron = K_CAULDRON in self.arts
-        for value in range(self._lowest(MIN_VALUE), MAX_VALUE + 1):
+        near_low, near_high = self.near
+        for value in range(max(self._lowest(MIN_VALUE), near_low), min(MAX_VALUE, near_high) + 1):
             naturals = self.by_value.get(value, [])
             shifted: list[int | None] = [None]
             if cauldron:
@@ -187,7 +197,8 @@ class _Generator:
             for length in lengths:
                 if length > count[-1] + helpers:
                     break
-                for top in range(self._lowest(MIN_VALUE + length - 1), MAX_VALUE + 1):
+                first = max(self._lowest(MIN_VALUE + length - 1), self.near[0])
+                for top in range(first, min(MAX_VALUE, self.near[1] + length - 1) + 1):
                     low = top - length + 1
                     if count[top + 1] - count[low] + helpers < length:
                         continue
