@@ -22,13 +22,11 @@ State = TypeVar("State")
 
 def check_option(name: str, value: Any, allowed: Collection[Any]) -> None:
     """Raise a ``ValueError`` naming the option and its allowed values unless ``value`` is one."""
-    if isinstance(value, bool) and not any(isinstance(a, bool) for a in allowed):
+    try:
+        # 1 == True in Python: a bool only matches a bool, and a number only a number
+        ok = any(isinstance(value, bool) == isinstance(a, bool) and value == a for a in allowed)
+    except TypeError:
         ok = False
-    else:
-        try:
-            ok = value in allowed
-        except TypeError:
-            ok = False
     if not ok:
         raise ValueError(f"{name}={value!r} is not allowed; choose one of {list(allowed)!r}")
 

@@ -120,8 +120,8 @@ class SealsGame(Game[SealsState]):
         super().__init__(num_players)
         check_option("minor_major_series", minor_major_series, READINGS)
         check_option("empty_pile", empty_pile, EMPTY_PILE_RULES)
-        _check_bool("remember_takes", remember_takes)
-        _check_bool("skip_forced_stop", skip_forced_stop)
+        check_option("remember_takes", remember_takes, (False, True))
+        check_option("skip_forced_stop", skip_forced_stop, (False, True))
         check_int_option("tie_rounds", tie_rounds, 0)
         self.reading = minor_major_series
         self.series = series_for(minor_major_series)
@@ -419,12 +419,6 @@ def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int
     if len(row) > ROW_SIZE:
         raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards")
     return hands, row, parse_cards(deal.get("pile", ()), used + row)
-
-
-def _check_bool(name: str, value: Any) -> None:
-    """``check_option`` would let 0 and 1 pass for False and True (they compare equal)."""
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name}={value!r} is not allowed; choose one of [False, True]")
 
 
 def symbol_counts(hand: list[int]) -> list[int]:
