@@ -4,6 +4,7 @@ and the meld generator against the independent detector."""
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -486,3 +487,25 @@ def test_heuristic_beats_random():
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_heuristic_beats_random_at_every_count(n):
     assert heuristic_win_rate(n, 100) > min(0.9, 2 / n)
+
+
+# -- the docs page ----------------------------------------------------------------------------
+DOC = Path(__file__).resolve().parents[1] / "docs" / "seers_catalog.md"
+
+
+def test_docs_code_example_runs():
+    code = DOC.read_text().split("```python\n")[1].split("```")[0]
+    exec(compile(code, str(DOC), "exec"), {})
+
+
+def test_docs_action_example_ids():
+    ids = SeersCatalogGame(4).actions.ids
+    assert [ids[n] for n in ("add 7P", "add wild", "play value 7", "add HalfMoon")] == [
+        6,
+        61,
+        74,
+        66,
+    ]
+    assert "`add 7P` (id 6), `add wild` (61), `play value 7` (74)" in DOC.read_text().replace(
+        "\n", " "
+    )

@@ -81,8 +81,8 @@ def action_spec(num_players: int) -> ActionSpec:
             "add",
             len(MELD_KINDS),
             "add a card to the meld being built (ascending kind order)",
-            "kind = id - 1 (suited 0-59 = suit*12 + value-2; 60 wild; then Go First, Crown, "
-            "Cauldron, Prism, Half Moon, Echo, Stepping Stone)",
+            "ids 1-60: suited card code = id - 1 (suit*12 + value-2); 61: a wild; 62-68: Go "
+            "First, Crown, Cauldron, Prism, Half Moon, Echo, Stepping Stone",
         ),
         ActionBlock(
             "play_value",
