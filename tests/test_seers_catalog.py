@@ -489,6 +489,15 @@ def test_heuristic_beats_random_at_every_count(n):
     assert heuristic_win_rate(n, 100) > min(0.9, 2 / n)
 
 
+def test_encode_into_views_of_a_batch_row_matches_observe():
+    env = make("seers_catalog_v0", num_players=4)
+    env.reset(seed=2)
+    batch = np.zeros((3, env.encoding.spec.size), np.float32)
+    env.encoding.encode(env.state, 1, env.encoding.spec.views(batch[1]))
+    assert np.array_equal(batch[1], env.encoding.observe(env.state, 1))
+    assert not batch[0].any() and not batch[2].any()
+
+
 # -- the docs page ----------------------------------------------------------------------------
 DOC = Path(__file__).resolve().parents[1] / "docs" / "seers_catalog.md"
 

@@ -75,8 +75,10 @@ class SeersCatalogEncoding(Encoding[SeersState]):
         return buffer
 
     def encode(self, state: SeersState, seat: int, views: dict[str, np.ndarray]) -> None:
-        index, value = self.entries(state, seat)
-        next(iter(views.values())).base[index] = value  # the views share one flat buffer
+        flat = self.observe(state, seat)
+        for piece in self.spec.pieces:
+            start = self.spec.offsets[piece.name]
+            views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)
 
     def entries(self, state: SeersState, seat: int) -> tuple[list[int], list[float]]:
         """Flat indices and values of the observation's non-zero entries for ``seat``."""
