@@ -255,6 +255,15 @@ def test_gift_of_fate_ends_the_trick_and_hands_the_lead():
     assert sorted(state.aside) == sorted(parse_cards("5P Gift"))
 
 
+def test_gift_as_the_last_card_ends_the_round():
+    game, state = setup(["5P", "Gift 7G", "2T 3T 4T"], num_rounds=1)
+    act(game, state, "add 5P", "play value 5")
+    assert state.over  # Blathers went out with his 5
+    game, state = setup(["5P 6P", "Gift", "2T 3T 4T"], num_rounds=1)
+    act(game, state, "add 5P", "play value 5", "Gift to seat +1")
+    assert state.over and state.round_scores == [[6 - 1, 0, 2 - 3]]
+
+
 def test_gift_may_be_used_when_leading():
     game, state = setup(["Gift 5P 6P", "7G 8G 9G", "2T 3T 4T"])
     act(game, state, "Gift to seat +2")
