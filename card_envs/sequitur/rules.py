@@ -811,7 +811,8 @@ class SequiturGame(Game[SequiturState]):
         mine = range(self.num_players) if seat is None else (seat,)
         lines = [
             f"Sequitur round {min(state.round + 1, NUM_ROUNDS)}/{NUM_ROUNDS}, "
-            f"{PHASES[state.phase]} step"
+            + ("game over (last round's words shown)" if state.phase == OVER else "")
+            + (f"{PHASES[state.phase]} step" if state.phase != OVER else "")
             + (f" ({COLOURS[state.goal_step]})" if state.phase in (GOAL, ACTION) else ""),
             "public goals: " + (", ".join(self._goal_text(g) for g in state.public) or "-"),
         ]
