@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import pickle
 from collections import Counter
 from pathlib import Path
 
@@ -624,6 +625,26 @@ def test_random_play_conserves_everything_and_spelling_masks_are_exact(seed, pla
         steps += 1
     game.check_invariants(state)
     assert steps <= game.max_steps and len(state.bag) == NUM_BALLS
+    assert game.legal_actions(state) == [] and not game.legal_mask(state).any()
+
+
+def test_a_cloned_or_pickled_state_plays_on_identically():
+    game, r = GAME, rng(7)
+    state = game.new_game(r)
+    for _ in range(30):
+        game.apply(state, game.legal_actions(state)[-1], r)
+    copies = [game.clone(state), pickle.loads(pickle.dumps(state))]
+    assert all(c == state for c in copies)
+    traces = []
+    for copy in [state, *copies]:
+        r2, trace = rng(3), []
+        while copy.phase != OVER:
+            legal = game.legal_actions(copy)
+            action = legal[r2.integers(len(legal))]
+            trace.append(action)
+            game.apply(copy, action, r2)
+        traces.append((trace, copy.totals))
+    assert traces[0] == traces[1] == traces[2]
 
 
 def test_a_tiny_custom_deck_running_out_skips_goal_draws():
