@@ -24,8 +24,34 @@ MIN_LETTERS = 3
 WORD = re.compile(r"^[a-z]+$")
 # Ethnic and identity slurs (with the inflections SCOWL lists), never acceptable table talk.
 BLOCKLIST = frozenset(
-    """coon coons dyke dyked dykes fag fagged fagging faggot faggots fagot fagots fags gook gooks
-    gyp gypped gypping gyps nigga niggas niggaz nigger niggers wetback wetbacks""".split()
+    [
+        "coon",
+        "coons",
+        "dyke",
+        "dyked",
+        "dykes",
+        "fag",
+        "fagged",
+        "fagging",
+        "faggot",
+        "faggots",
+        "fagot",
+        "fagots",
+        "fags",
+        "gook",
+        "gooks",
+        "gyp",
+        "gypped",
+        "gypping",
+        "gyps",
+        "nigga",
+        "niggas",
+        "niggaz",
+        "nigger",
+        "niggers",
+        "wetback",
+        "wetbacks",
+    ]
 )
 
 
