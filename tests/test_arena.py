@@ -16,6 +16,7 @@ from card_envs.cli import main
 from card_envs.tools.arena import (
     MAX_TABLES,
     MIN_TABLES,
+    ArenaReport,
     Outcome,
     Workers,
     default_episodes,
@@ -24,6 +25,7 @@ from card_envs.tools.arena import (
     run_arena,
     seatings,
     summarise,
+    write_plot,
 )
 from card_envs.tools.selection import default_players
 from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
@@ -98,7 +100,13 @@ def test_wilson_interval_matches_published_values(successes, trials, low, high):
 def test_wilson_interval_contains_the_rate_and_stays_in_unit_range(trials, share):
     successes = share * trials
     lo, hi = wilson_interval(successes, trials)
-    assert 0 <= lo <= successes / trials + 1e-12 and successes / trials - 1e-12 <= hi <= 1
+    assert 0 <= lo <= successes / trials <= hi <= 1
+
+
+@given(trials=st.integers(1, 10_000))
+def test_wilson_interval_is_exactly_closed_at_zero_and_one(trials):
+    assert wilson_interval(0, trials)[0] == 0.0
+    assert wilson_interval(trials, trials)[1] == 1.0
 
 
 def test_wilson_interval_without_trials_is_uninformative():
@@ -199,6 +207,14 @@ def test_cli_game_all_covers_every_registered_game(tmp_path):
     for report in data:
         assert set(report) == REPORT_KEYS
         assert {a["name"] for a in report["agents"]} == set(shipped_agents(report["game"]))
+
+
+def test_plot_accepts_win_rates_of_zero_and_one(tmp_path):
+    outcomes = [Outcome(winners=(0,), scores=(1, 0), rewards=(1, -1), steps=3)] * 7
+    agents = summarise(["always", "never"], [(0, 1)] * 7, outcomes)
+    report = ArenaReport("g", 2, 7, 0, 1, agents)
+    write_plot([report, report], tmp_path / "p.png")
+    assert (tmp_path / "p.png").stat().st_size > 0
 
 
 def test_cli_rejects_unknown_agents_and_player_counts(capsys):

@@ -378,8 +378,8 @@ def write_plot(reports: Sequence[ArenaReport], path: Path) -> None:
     for ax, report in zip(axes[:, 0], reports, strict=True):
         names = [a.name for a in report.agents]
         rates = np.array([a.win_rate for a in report.agents])
-        lows = rates - np.array([a.win_ci[0] for a in report.agents])
-        highs = np.array([a.win_ci[1] for a in report.agents]) - rates
+        lows = np.clip(rates - [a.win_ci[0] for a in report.agents], 0, None)
+        highs = np.clip([a.win_ci[1] for a in report.agents] - rates, 0, None)
         ax.barh(names, rates, xerr=[lows, highs], capsize=4, color="tab:blue")
         ax.axvline(1 / report.players, color="grey", linestyle="--", linewidth=1)
         ax.set_xlim(0, 1)

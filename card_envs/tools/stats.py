@@ -23,7 +23,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))  # exact at 0 and 1
 
 
 def finishing_ranks(winners: Sequence[int], scores: Sequence[float]) -> list[int]:
