@@ -62,7 +62,7 @@ def test_ratios_are_against_the_faster_reference_in_each_form():
     slow = row("s", 30.0)
     set_ratios([slow], refs)
     assert slow.meets_target is False
-    assert "MISS" in bench.verdict(slow) and "0.6x raw_env" in bench.verdict(slow)
+    assert "MISS" in bench.verdict(slow) and "0.60x raw_env" in bench.verdict(slow)
 
 
 def test_references_are_skipped_with_a_message_without_rlcard(monkeypatch):

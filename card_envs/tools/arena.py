@@ -345,7 +345,8 @@ def format_report(report: ArenaReport, seconds: float) -> str:
     width = max(12, *(len(a.name) for a in report.agents))
     lines = [
         f"{report.game}, {report.players} players: {report.episodes} deals x "
-        f"{report.seatings} seatings = {games} games, seed {report.seed}, {seconds:.1f} s",
+        f"{report.seatings} seatings = {games} games, seed {report.seed}, {seconds:.1f} s; "
+        f"games and win rates per seat (fair share {1 / report.players:.3f})",
         f"{'agent':<{width}} {'games':>6} {'win rate':>8} {'95% CI':>16} "
         f"{'mean score':>10} {'mean reward':>11} {'rating':>7} {'mu ± sigma':>14}",
     ]

@@ -274,8 +274,8 @@ def verdict(row: Measurement) -> str:
     if row.ratio is None:
         return "n/a"
     mark = "ok" if row.meets_target else f"MISS (< {TARGET_RATIO:g}x)"
-    raw = "" if row.ratio_raw is None else f" ({row.ratio_raw:.1f}x raw_env)"
-    return f"{row.ratio:.1f}x {mark}{raw}"
+    raw = "" if row.ratio_raw is None else f" ({row.ratio_raw:.2f}x raw_env)"
+    return f"{row.ratio:.2f}x {mark}{raw}"
 
 
 def markdown_table(rows: Sequence[Measurement], info: dict[str, Any], seconds: float) -> str:
