@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -23,7 +24,8 @@ from card_envs.tools.bench import (
     write_markdown,
 )
 
-DOCS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
 TINY = 0.01  # seconds per timed figure: one game each
 
 
@@ -122,3 +124,16 @@ def test_cli_profile_prints_hot_spots_of_games_below_target(monkeypatch, capsys)
 def test_cli_rejects_a_non_positive_budget(capsys):
     assert main(["bench", "--game", "seamless_v0", "--seconds", "0"]) == 2
     assert "--seconds" in capsys.readouterr().err
+
+
+def test_run_all_script_records_results_and_the_table(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
+    run_all = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_all)
+    monkeypatch.setattr(run_all, "RESULTS", tmp_path / "results")
+    monkeypatch.setattr(run_all, "DOCS_PAGE", tmp_path / "benchmarks.md")
+    monkeypatch.setattr(bench, "measure_references", lambda s, log: [row("ref", 1.0, True)])
+    assert run_all.run(TINY, arena=False) == 0
+    results = json.loads((tmp_path / "results" / "bench.json").read_text())
+    assert {r["env"] for r in results["results"]} >= set(env_names())
+    assert "| `seamless_v0` | 4 |" in (tmp_path / "benchmarks.md").read_text()
