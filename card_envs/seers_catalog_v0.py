@@ -1,4 +1,4 @@
-"""Seers Catalog, version 0: ``from card_envs import seers_catalog_v0; env = seers_catalog_v0.env()``.
+"""Seers Catalog, version 0: ``from card_envs import seers_catalog_v0``; ``seers_catalog_v0.env()``.
 
 Rules, rulings, observation pieces and action ids: ``docs/seers_catalog.md``.
 """

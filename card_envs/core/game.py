@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from card_envs.core.spec import ActionSpec, ObsSpec
+from card_envs.core.spec import OBS_DTYPE, ActionSpec, ObsSpec
 
 State = TypeVar("State")
 
@@ -135,6 +135,7 @@ class Encoding(ABC, Generic[State]):
     def __init__(self, game: Game[State]):
         self.game = game
         self.spec = self.build_spec()
+        self._scratch = self.spec.new()
 
     @abstractmethod
     def build_spec(self) -> ObsSpec:
@@ -145,9 +146,34 @@ class Encoding(ABC, Generic[State]):
         """Fill the zeroed ``views`` with what ``seat`` may know."""
 
     def observe(self, state: State, seat: int) -> np.ndarray:
-        buffer, views = self.spec.new()
+        """A fresh vector, encoded in one reused scratch buffer (views are built once)."""
+        buffer, views = self._scratch
+        buffer.fill(0)
         self.encode(state, seat, views)
+        return buffer.copy()
+
+
+class SparseEncoding(Encoding[State]):
+    """An encoding for hot paths: list the non-zero entries by flat index and write them with
+    one numpy call, instead of filling many small views (each index at most once)."""
+
+    @abstractmethod
+    def entries(self, state: State, seat: int) -> tuple[list[int], list[float]]:
+        """Flat indices (``self.spec.offsets[piece] + i``) and values of the non-zero entries."""
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        index, value = self.entries(state, seat)
+        buffer[index] = value
         return buffer
+
+    def encode(self, state: State, seat: int, views: dict[str, np.ndarray]) -> None:
+        index, value = self.entries(state, seat)
+        flat = np.zeros(self.spec.size, OBS_DTYPE)
+        flat[index] = value
+        for piece in self.spec.pieces:
+            start = self.spec.offsets[piece.name]
+            views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)
 
 
 def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:

@@ -7,10 +7,8 @@ with counts, since the wilds are identical.
 
 from __future__ import annotations
 
-import numpy as np
-
-from card_envs.core.game import Encoding
-from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
+from card_envs.core.game import SparseEncoding
+from card_envs.core.spec import ObsSpec, Piece
 from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS, WILD
 from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
@@ -18,7 +16,7 @@ from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 MAX_RANK = CROWN_VALUE + 0.5
 
 
-class SeersCatalogEncoding(Encoding[SeersState]):
+class SeersCatalogEncoding(SparseEncoding[SeersState]):
     game: SeersCatalogGame
 
     def build_spec(self) -> ObsSpec:
@@ -66,19 +64,6 @@ class SeersCatalogEncoding(Encoding[SeersState]):
                 Piece("round", (self.game.num_rounds,), "one-hot round number"),
             ]
         )
-
-    def observe(self, state: SeersState, seat: int) -> np.ndarray:
-        """One flat write of every non-zero entry: cheaper than filling the named views."""
-        buffer = np.zeros(self.spec.size, OBS_DTYPE)
-        index, value = self.entries(state, seat)
-        buffer[index] = value
-        return buffer
-
-    def encode(self, state: SeersState, seat: int, views: dict[str, np.ndarray]) -> None:
-        flat = self.observe(state, seat)
-        for piece in self.spec.pieces:
-            start = self.spec.offsets[piece.name]
-            views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)
 
     def entries(self, state: SeersState, seat: int) -> tuple[list[int], list[float]]:
         """Flat indices and values of the observation's non-zero entries for ``seat``."""

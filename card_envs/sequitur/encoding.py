@@ -7,10 +7,8 @@ goals, face-down public goals, drawn goal cards, a ball being placed and the bag
 
 from __future__ import annotations
 
-import numpy as np
-
-from card_envs.core.game import Encoding
-from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
+from card_envs.core.game import SparseEncoding
+from card_envs.core.spec import ObsSpec, Piece
 from card_envs.sequitur.goals import COLOURS
 from card_envs.sequitur.rules import (
     BALL_LETTER,
@@ -33,7 +31,7 @@ ORD_A = ord("a")
 MAX_WORD_SCORE = 64  # 11 letters + the ten best skill points (7+5+5+5+5+3+3+3+3+3 = 42)
 
 
-class SequiturEncoding(Encoding[SequiturState]):
+class SequiturEncoding(SparseEncoding[SequiturState]):
     game: SequiturGame
 
     def __init__(self, game: SequiturGame):
@@ -89,21 +87,11 @@ class SequiturEncoding(Encoding[SequiturState]):
             ]
         )
 
-    def encode(self, state: SequiturState, seat: int, views: dict[str, np.ndarray]) -> None:
-        flat = self.observe(state, seat)
-        for name, view in self.spec.views(flat).items():
-            views[name][...] = view
-
-    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
-        """The observation vector, filled through flat offsets (one numpy write for the ones)."""
-        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+    def entries(self, state: SequiturState, seat: int) -> tuple[list[int], list[float]]:
         ones: list[int] = []
         values: list[tuple[int, float]] = []
         self._fill(state, seat, ones, values)
-        buffer[ones] = 1
-        for index, value in values:
-            buffer[index] = value
-        return buffer
+        return ones + [i for i, _ in values], [1.0] * len(ones) + [v for _, v in values]
 
     def _fill(self, state: SequiturState, seat: int, ones: list[int], values: list) -> None:
         """Append the flat index of every 1 to ``ones`` and every other (index, value)."""
