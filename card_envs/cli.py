@@ -27,24 +27,20 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """A seeded game of random legal moves, rendered as text."""
     from agents import RandomAgent
+    from agents.match import play_game
 
     names = env_names() if args.game == "all" else [args.game]
     for name in names:
         env = make(name, num_players=args.players, render_mode="ansi")
-        env.reset(seed=args.seed)
-        agent = RandomAgent(env.describe(), seed=args.seed)
-        steps = 0
-        for player in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = agent.act(obs)
+        info = env.describe()
+        agents = [RandomAgent(info, args.seed + seat) for seat in range(info.num_players)]
+
+        def show(player: str, action: int, env=env) -> None:
             if args.verbose:
                 print(f"{player}: {env.game.actions.names[action]}")
-            env.step(action)
-            steps += 1
-        print(f"== {name}, seed {args.seed}: {steps} moves ==")
+
+        result = play_game(env, agents, seed=args.seed, on_move=show)
+        print(f"== {name}, seed {args.seed}: {result.steps} moves ==")
         print(env.render())
         print()
     return 0

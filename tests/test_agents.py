@@ -6,33 +6,8 @@ import numpy as np
 import pytest
 
 from agents import RandomAgent, agent_kinds, make_agent
+from agents.match import play_game, win_share
 from card_envs import make
-
-
-def play(env_name: str, num_players: int, kinds: list[str], seed: int) -> list[int]:
-    """One seeded game with the given agent kinds by seat; returns the winners."""
-    env = make(env_name, num_players=num_players)
-    env.reset(seed=seed)
-    info = env.describe()
-    agents = [make_agent(kind, info, seed=seed * 31 + s) for s, kind in enumerate(kinds)]
-    for agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        env.step(agents[env.possible_agents.index(agent)].act(obs))
-    return env.game.winners(env.state) if env.game.is_over(env.state) else []
-
-
-def heuristic_share(env_name: str, num_players: int, games: int) -> float:
-    """Heuristic's win share against random opponents, seat rotated, shared wins split."""
-    share = 0.0
-    for game in range(games):
-        seat = game % num_players
-        kinds = ["heuristic" if s == seat else "random" for s in range(num_players)]
-        winners = play(env_name, num_players, kinds, seed=game)
-        share += (seat in winners) / max(len(winners), 1)
-    return share / games
 
 
 def test_random_agent_is_seeded_and_legal():
@@ -52,7 +27,7 @@ def test_make_agent_errors_are_clear():
 
 def test_seamless_heuristic_beats_random_clearly():
     """Measured 0.52 over 400 games (fair share 0.25); 0.35 is > 4 sigma below that."""
-    assert heuristic_share("seamless_v0", 4, 160) > 0.35
+    assert win_share("seamless_v0", 4, "heuristic", games=160) > 0.35
 
 
 def test_seamless_heuristic_reads_only_its_observation():
@@ -62,3 +37,15 @@ def test_seamless_heuristic_reads_only_its_observation():
     agent = make_agent("heuristic", env.describe(), seed=0)
     obs = env.observe(env.agent_selection)
     assert agent.act(obs) == agent.act({k: np.copy(v) for k, v in obs.items()})
+
+
+def test_play_game_reports_winners_scores_and_rewards():
+    env = make("seamless_v0")
+    agents = [RandomAgent(env.describe(), seed=s) for s in range(4)]
+    moves = []
+    result = play_game(env, agents, seed=4, on_move=lambda agent, action: moves.append(action))
+    assert result.steps == len(moves) > 0
+    assert list(result.scores) == list(env.game.scores(env.state))
+    assert result.winners == tuple(env.game.winners(env.state))
+    assert sum(result.rewards) == pytest.approx(0.0) and max(result.rewards) == 1.0
+    assert play_game(env, agents, seed=4).steps != 0  # agents keep their generators: a new game

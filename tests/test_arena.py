@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agents import agent_kinds
+from agents.match import GameResult
 from card_envs import env_names, make
 from card_envs.cli import main
 from card_envs.tools.arena import (
     MAX_TABLES,
     MIN_TABLES,
     ArenaReport,
-    Outcome,
     Workers,
     default_episodes,
     entry_labels,
@@ -131,8 +131,8 @@ def test_ratings_reward_the_winner_and_ignore_one_agent_tables():
 
 def test_shared_wins_count_a_share_and_truncated_games_count_none():
     outcomes = [
-        Outcome(winners=(0, 1), scores=(3, 3, 1), rewards=(0.5, 0.5, -1), steps=9),
-        Outcome(winners=(), scores=(0, 0, 0), rewards=(0, 0, 0), steps=9),
+        GameResult(winners=(0, 1), scores=(3, 3, 1), rewards=(0.5, 0.5, -1), steps=9),
+        GameResult(winners=(), scores=(0, 0, 0), rewards=(0, 0, 0), steps=9),
     ]
     reports = summarise(["a", "b", "c"], [(0, 1, 2), (0, 1, 2)], outcomes)
     assert [r.games for r in reports] == [2, 2, 2]
@@ -210,7 +210,7 @@ def test_cli_game_all_covers_every_registered_game(tmp_path):
 
 
 def test_plot_accepts_win_rates_of_zero_and_one(tmp_path):
-    outcomes = [Outcome(winners=(0,), scores=(1, 0), rewards=(1, -1), steps=3)] * 7
+    outcomes = [GameResult(winners=(0,), scores=(1, 0), rewards=(1, -1), steps=3)] * 7
     agents = summarise(["always", "never"], [(0, 1)] * 7, outcomes)
     report = ArenaReport("g", 2, 7, 0, 1, agents)
     write_plot([report, report], tmp_path / "p.png")

@@ -6,28 +6,14 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from agents.match import win_share
 from card_envs import seals_v0
 from card_envs.seals.rules.game import REVEAL_SERIES, STOP
 from card_envs.seals.rules.series import ANY_FOUR, STRAIGHT
 
 
 def heuristic_share(num_players: int, games: int, **options) -> float:
-    """The heuristic's win share against random seats, its seat rotated, shared wins split."""
-    share = 0.0
-    for game in range(games):
-        env = seals_v0.env(num_players=num_players, **options)
-        env.reset(seed=game)
-        info, seat = env.describe(), game % num_players
-        agents = [
-            make_agent("heuristic" if s == seat else "random", info, seed=game * 31 + s)
-            for s in range(num_players)
-        ]
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            env.step(None if terminated or truncated else agents[int(agent[-1])].act(obs))
-        winners = env.game.winners(env.state)
-        share += (seat in winners) / len(winners)
-    return share / games
+    return win_share("seals_v0", num_players, "heuristic", games=games, **options)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])

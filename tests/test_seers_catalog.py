@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.match import win_share
 from card_envs import make
 from card_envs.core.errors import IllegalActionError
 from card_envs.seers_catalog.rules import SeersCatalogGame, parse_cards, round_score
@@ -468,24 +469,7 @@ def test_random_play_mask_is_exact_at_every_step(n, seed):
 
 
 def heuristic_win_rate(n: int, games: int) -> float:
-    from agents import make_agent
-
-    env = make("seers_catalog_v0", num_players=n)
-    info, wins = env.describe(), 0.0
-    for g in range(games):
-        seat = g % n
-        agents = [
-            make_agent("heuristic" if s == seat else "random", info, seed=100 * g + s)
-            for s in range(n)
-        ]
-        env.reset(seed=g)
-        for name in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            done = terminated or truncated
-            env.step(None if done else agents[env.possible_agents.index(name)].act(obs))
-        winners = env.game.winners(env.state)
-        wins += (seat in winners) / len(winners)
-    return wins / games
+    return win_share("seers_catalog_v0", n, "heuristic", games=games)
 
 
 def test_heuristic_beats_random():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_agents import heuristic_share
 from test_unfortunate_events import SNICKET_DEAL, _env_after_poe
 
 from agents import make_agent
+from agents.match import play_game, win_share
 from agents.unfortunate_events import coverage
 from card_envs import make
 from card_envs.unfortunate_events.rules import parse_kinds
@@ -62,19 +62,13 @@ def test_heuristic_reads_only_its_observation():
 @pytest.mark.parametrize(("num_players", "games"), [(2, 12), (4, 12), (6, 12)])
 def test_heuristic_beats_random_clearly(num_players, games):
     """Measured 1.00 over 300 games at each count (fair shares 0.50, 0.25, 0.17)."""
-    assert heuristic_share("unfortunate_events_v0", num_players, games) >= 0.9
+    assert win_share("unfortunate_events_v0", num_players, "heuristic", games=games) >= 0.9
 
 
 def test_heuristic_games_end_by_the_rules():
     """All-heuristic tables finish (no stealing loop up to the round cap)."""
     for seed in range(4):
         env = make("unfortunate_events_v0", num_players=4)
-        env.reset(seed=seed)
         agents = [make_agent("heuristic", env.describe(), seed=s) for s in range(4)]
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(agents[env.possible_agents.index(agent)].act(obs))
+        play_game(env, agents, seed=seed)
         assert env.game.is_over(env.state) and np.sum(env.state.victory) == 7 - env.state.centre

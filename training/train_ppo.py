@@ -19,7 +19,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 from tqdm import tqdm
 
-from agents import make_agent, shipped_checkpoint
+from agents import shipped_checkpoint
+from agents.match import win_share
 from card_envs import make
 from training.policy import PolicyAgent, metadata_path
 from training.single_agent import OpponentPool, SingleAgentEnv
@@ -59,29 +60,11 @@ class _FrozenModel:
         )
 
 
-def evaluate(
-    model: MaskablePPO, game: str, num_players: int, opponent: str, games: int, seed: int
-) -> float:
+def evaluate(model: MaskablePPO, game: str, num_players: int, opponent: str, games: int) -> float:
     """Share of wins of the trained policy against ``opponent`` agents, seats rotated."""
-    share = 0.0
-    for episode in range(games):
-        env = make(game, num_players=num_players)
-        env.reset(seed=seed + episode)
-        info = env.describe()
-        seat = episode % num_players
-        agents = [
-            PolicyAgent(model, info) if s == seat else make_agent(opponent, info, seed + s)
-            for s in range(num_players)
-        ]
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(agents[env.possible_agents.index(agent)].act(obs))
-        winners = env.game.winners(env.state) if env.game.is_over(env.state) else []
-        share += (seat in winners) / max(len(winners), 1)
-    return share / games
+    return win_share(
+        game, num_players, lambda info, seat: PolicyAgent(model, info), opponent, games
+    )
 
 
 def main(argv: list[str] | None = None) -> dict:

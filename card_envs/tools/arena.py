@@ -26,6 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from agents import Agent, agent_kinds, make_agent
+from agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
@@ -47,16 +48,6 @@ class Task:
     kinds: tuple[str, ...]  # the agent name in each seat
     deal_seed: int
     agent_seeds: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one table produced, per seat."""
-
-    winners: tuple[int, ...]
-    scores: tuple[float, ...]
-    rewards: tuple[float, ...]
-    steps: int
 
 
 @dataclass(frozen=True)
@@ -188,28 +179,13 @@ def _agent(env: CardEnv, kind: str, seat: int) -> Agent:
     return _AGENTS[key]
 
 
-def play(task: Task) -> Outcome:
+def play(task: Task) -> GameResult:
     """Play one table to the end; depends on nothing but ``task``."""
     env = _env(task.env_name, task.num_players)
     agents = [_agent(env, kind, seat) for seat, kind in enumerate(task.kinds)]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
-    env.reset(seed=task.deal_seed)
-    seat_of = {name: seat for seat, name in enumerate(env.possible_agents)}
-    rewards = [0.0] * task.num_players
-    steps = 0
-    for name in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        seat = seat_of[name]
-        rewards[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        env.step(agents[seat].act(observation))
-        steps += 1
-    game, state = env.game, env.state
-    winners = tuple(game.winners(state)) if game.is_over(state) else ()
-    return Outcome(winners, tuple(float(s) for s in game.scores(state)), tuple(rewards), steps)
+    return play_game(env, agents, seed=task.deal_seed)
 
 
 class Workers:
@@ -233,10 +209,10 @@ class Workers:
             self.pool.terminate()
             self.pool.join()
 
-    def run(self, tasks: Sequence[Task], label: str) -> list[Outcome]:
-        """Outcomes in task order, with a progress bar when stderr is a terminal."""
+    def run(self, tasks: Sequence[Task], label: str) -> list[GameResult]:
+        """GameResults in task order, with a progress bar when stderr is a terminal."""
         if self.count == 1:
-            results: Iterable[Outcome] = map(play, tasks)
+            results: Iterable[GameResult] = map(play, tasks)
         else:
             self.pool = self.pool or multiprocessing.Pool(self.count)
             chunk = max(1, len(tasks) // (self.count * 16))
@@ -264,7 +240,7 @@ def default_episodes(env_name: str, num_players: int, tables_per_deal: int) -> i
 
 
 def summarise(
-    labels: Sequence[str], tasks_seatings: Sequence[tuple[int, ...]], outcomes: Sequence[Outcome]
+    labels: Sequence[str], tasks_seatings: Sequence[tuple[int, ...]], outcomes: Sequence[GameResult]
 ) -> tuple[AgentReport, ...]:
     """Per-entry games, win share, means and rating, accumulated in table order."""
     count = len(labels)
