@@ -30,13 +30,17 @@ MAX_SLOTS = 10  # spelling keys are ``direction << MAX_SLOTS | kept-slot bits``
 TREE_WIDTH = 32  # letter-tree edge key: node * TREE_WIDTH + letter
 ORD_A = ord("a")
 U = ALPHABET.index("u")
+ALL_LETTERS = (1 << len(ALPHABET)) - 1  # a bit set of letters: what a blank may be
+MAX_DEPTH = 1 << 30  # "no word end below" in the tree's shortest-completion table
 
 
 class Dictionary:
     """A fixed word set, its letter tree (for pruned search) and anagram classes.
 
     The tree is stored flat for speed: node ids are ints (0 the root), ``edges[node * 32 +
-    letter]`` is the child node, and ``ends`` holds the nodes where a word ends.
+    letter]`` is the child node and ``ends`` holds the nodes where a word ends. For pruning a
+    search, ``kids[node]`` is the bit set of its children's letters and ``shortest[node]`` the
+    fewest letters from it to a word end below it.
     """
 
     def __init__(self, words: Iterable[str]):
@@ -48,13 +52,20 @@ class Dictionary:
             raise ValueError("the dictionary has no words of at least 3 letters a-z")
         self.edges: dict[int, int] = {}
         ends = set()
+        shortest: dict[int, int] = {}  # node -> fewest letters to a word end below it
         for word in self.words:
             node = 0
-            for ch in word:
+            for depth, ch in enumerate(word):
+                if shortest.get(node, MAX_DEPTH) > len(word) - depth:
+                    shortest[node] = len(word) - depth
                 key = node * TREE_WIDTH + ord(ch) - ORD_A
                 node = self.edges.setdefault(key, len(self.edges) + 1)
             ends.add(node)
         self.ends = frozenset(ends)
+        self.kids = [0] * (len(self.edges) + 1)
+        for key in self.edges:
+            self.kids[key // TREE_WIDTH] |= 1 << key % TREE_WIDTH
+        self.shortest = [shortest.get(node, MAX_DEPTH) for node in range(len(self.kids))]
         self._anagrams = Counter("".join(sorted(w)) for w in self.words)
 
     def __contains__(self, word: object) -> bool:
@@ -109,41 +120,59 @@ def find_spellings(
     """Every dictionary word in ``rack``: spelling key -> its ``(blank letter, Q mode)`` choices.
 
     A depth-first walk over the rack's subsequences in both reading directions along the
-    dictionary's letter tree, so it never leaves the prefixes of real words.
+    dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
+    of a game's rules, hence bit sets: a child is entered only if one of its letters is still
+    ahead in the rack (``ahead[k]``: the letters at positions ``k..n-1``, all after a blank) and
+    a word can end below it within the positions left.
     """
-    edges, ends = dictionary.edges, dictionary.ends
+    edges, ends, kids, shortest = (
+        dictionary.edges,
+        dictionary.ends,
+        dictionary.kids,
+        dictionary.shortest,
+    )
     found: dict[int, list[tuple[int, int]]] = {}
     n = len(rack)
+    codes: list[int] = []
+    bits: list[int] = []
+    ahead: list[int] = []
 
-    def step(seq, k, child, bits, blank, q_mode):
-        """Record a word ending at ``child`` and walk on from it."""
+    def enter(k: int, child: int, mask: int, blank: int, q_mode: int) -> None:
+        """Record a word ending at ``child`` (reached at position ``k``) and walk on from it."""
         if child in ends:
-            found.setdefault(bits, []).append((blank, q_mode))
-        if k + 1 < n:
-            walk(seq, k + 1, child, bits, blank, q_mode)
+            found.setdefault(mask, []).append((blank, q_mode))
+        if kids[child] & ahead[k + 1] and shortest[child] < n - k:
+            walk(k + 1, child, mask, blank, q_mode)
 
-    def walk(seq, start, node, mask, blank, q_mode):
-        base = node * TREE_WIDTH
+    def walk(start: int, node: int, mask: int, blank: int, q_mode: int) -> None:
+        base, letters = node * TREE_WIDTH, kids[node]
         for k in range(start, n):
-            bit, code = seq[k]
+            code = codes[k]
             if code == BLANK:
-                for letter in range(26):
-                    child = edges.get(base + letter)
-                    if child is not None:
-                        step(seq, k, child, mask | bit, letter, q_mode)
-                continue
-            child = edges.get(base + code)
-            if child is None:
-                continue
-            if code != Q:
-                step(seq, k, child, mask | bit, blank, q_mode)
-                continue
-            step(seq, k, child, mask | bit, blank, Q_PLAIN)
-            child = edges.get(child * TREE_WIDTH + U)
-            if child is not None:
-                step(seq, k, child, mask | bit, blank, Q_QU)
+                rest = letters
+                while rest:  # each child letter, in alphabetical order
+                    low = rest & -rest
+                    rest ^= low
+                    letter = low.bit_length() - 1
+                    enter(k, edges[base + letter], mask | bits[k], letter, q_mode)
+            elif letters >> code & 1:
+                child = edges[base + code]
+                if code == Q:
+                    enter(k, child, mask | bits[k], blank, Q_PLAIN)
+                    if kids[child] >> U & 1:
+                        enter(k, edges[child * TREE_WIDTH + U], mask | bits[k], blank, Q_QU)
+                    continue
+                if child in ends:
+                    found.setdefault(mask | bits[k], []).append((blank, q_mode))
+                if kids[child] & ahead[k + 1] and shortest[child] < n - k:
+                    walk(k + 1, child, mask | bits[k], blank, q_mode)
 
     for direction in (0, 1):
-        slots = range(n) if direction == 0 else range(n - 1, -1, -1)
-        walk([(1 << s, rack[s]) for s in slots], 0, 0, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
+        slots = list(range(n)) if direction == 0 else list(range(n - 1, -1, -1))
+        codes[:] = [rack[s] for s in slots]
+        bits[:] = [1 << s for s in slots]
+        ahead[:] = [0] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << codes[k])
+        walk(0, 0, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
