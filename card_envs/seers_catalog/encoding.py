@@ -7,9 +7,11 @@ with counts, since the wilds are identical.
 
 from __future__ import annotations
 
+import numpy as np
+
 from card_envs.core.game import SparseEncoding
-from card_envs.core.spec import ObsSpec, Piece
-from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS, WILD
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
+from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS
 from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 
@@ -65,45 +67,77 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
             ]
         )
 
+    def __init__(self, game: SeersCatalogGame):
+        super().__init__(game)
+        self._tables()
+
+    def _tables(self) -> None:
+        """Flat indices precomputed per card code and per observer seat, so that building an
+        observation is mostly ``map`` over card lists (the encoding runs at every step)."""
+        n, at = self.game.num_players, self.spec.offsets
+
+        def slots(offset: int) -> tuple[int, ...]:
+            return tuple(offset + kind for kind in KIND)
+
+        def seats(piece: str, seat: int) -> list[int]:
+            return [at[piece] + (p - seat) % n for p in range(n)]
+
+        self._hand, self._building = slots(at["hand"]), slots(at["building"])
+        self._table, self._aside = slots(at["table"]), slots(at["aside"])
+        self._round, self._top_type = at["round"], at["top_type"]
+        self._known = [
+            [
+                (p, slots(at["known"] + ((p - seat) % n - 1) * NUM_KINDS))
+                for p in range(n)
+                if p != seat
+            ]
+            for seat in range(n)
+        ]
+        self._owner = [seats("top_owner", seat) for seat in range(n)]
+        self._leader = [seats("leader", seat) for seat in range(n)]
+        self._scalars = []
+        for seat in range(n):
+            scalars = [*seats("hand_sizes", seat), *seats("passed", seat), *seats("totals", seat)]
+            scalars.append(at["stuck"])
+            without = np.array(scalars, np.intp)
+            self._scalars.append((without, np.array([*scalars, at["top_size"], at["top_rank"]])))
+
+    def observe(self, state: SeersState, seat: int) -> np.ndarray:
+        """Counts by one ``bincount`` (repeated indices, the wilds, add up), then the other
+        values at indices fixed per seat: few Python lists to convert, the cost here."""
+        buffer = np.bincount(self._counted(state, seat), minlength=self.spec.size)
+        buffer = buffer.astype(OBS_DTYPE)
+        values: list[float] = [*map(len, state.hands), *state.passed, *state.totals, state.stuck]
+        if state.table:
+            _, size, rank2 = state.table[-1].key
+            values += (size, rank2 / 2)
+        buffer[self._scalars[seat][bool(state.table)]] = values
+        return buffer
+
     def entries(self, state: SeersState, seat: int) -> tuple[list[int], list[float]]:
         """Flat indices and values of the observation's non-zero entries for ``seat``."""
-        n, at = self.game.num_players, self.spec.offsets
-        index: list[int] = []
-        value: list[float] = []
-        add_counts(index, value, at["hand"], state.hands[seat])
+        flat = self.observe(state, seat)
+        index = np.flatnonzero(flat)
+        return index.tolist(), flat[index].tolist()
+
+    def _counted(self, state: SeersState, seat: int) -> list[int]:
+        """The flat index of every count and one-hot entry, once per card (wilds repeat)."""
+        hands = state.hands
+        index = list(map(self._hand.__getitem__, hands[seat]))
         if state.turn == seat and state.pending:
-            add_counts(index, value, at["building"], state.pending)
-        for p in range(n):
-            rel = (p - seat) % n
-            index += [at["hand_sizes"] + rel, at["passed"] + rel, at["totals"] + rel]
-            value += [len(state.hands[p]), state.passed[p], state.totals[p]]
-            mask = state.known[seat][p]
-            if mask and rel:
-                seen = [c for c in state.hands[p] if mask >> c & 1]
-                add_counts(index, value, at["known"] + (rel - 1) * NUM_KINDS, seen)
+            index += map(self._building.__getitem__, state.pending)
+        for meld in state.table:
+            index += map(self._table.__getitem__, meld.cards)
+        index += map(self._aside.__getitem__, state.aside)
+        known = state.known[seat]
+        for p, slot in self._known[seat]:
+            mask = known[p]  # a subset of p's hand (an invariant of the rules)
+            while mask:
+                low = mask & -mask
+                index.append(slot[low.bit_length() - 1])
+                mask ^= low
+        index += (self._leader[seat][state.leader], self._round + state.round)
         if state.table:
-            add_counts(index, value, at["table"], [c for m in state.table for c in m.cards])
             top = state.table[-1]
-            index += [
-                at["top_type"] + (top.key[0] == RUN),
-                at["top_size"],
-                at["top_rank"],
-                at["top_owner"] + (top.seat - seat) % n,
-            ]
-            value += [1, top.key[1], top.key[2] / 2, 1]
-        index += [at["leader"] + (state.leader - seat) % n, at["round"] + state.round, at["stuck"]]
-        value += [1, 1, state.stuck]
-        add_counts(index, value, at["aside"], state.aside)
-        return index, value
-
-
-def add_counts(index: list[int], value: list[float], offset: int, codes: list[int]) -> None:
-    """Append the count of each kind among ``codes`` at ``offset`` (only wilds repeat)."""
-    kinds = [KIND[c] for c in codes]
-    wilds = kinds.count(WILD)
-    if wilds:
-        kinds = [k for k in kinds if k != WILD]
-        index.append(offset + WILD)
-        value.append(wilds)
-    index.extend([offset + k for k in kinds])
-    value.extend([1] * len(kinds))
+            index += (self._top_type + (top.key[0] == RUN), self._owner[seat][top.seat])
+        return index
