@@ -7,8 +7,13 @@ goals, face-down public goals, drawn goal cards, a ball being placed and the bag
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
 from card_envs.core.game import SparseEncoding
-from card_envs.core.spec import ObsSpec, Piece
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.goals import COLOURS
 from card_envs.sequitur.rules import (
     BALL_LETTER,
@@ -31,13 +36,67 @@ ORD_A = ord("a")
 MAX_WORD_SCORE = 64  # 11 letters + the ten best skill points (7+5+5+5+5+3+3+3+3+3 = 42)
 
 
+CACHE_LIMIT = 50_000  # cached words per relative seat before the cache is cleared
+
+
+@dataclass
+class SeatTable:
+    """One relative seat's flat offsets and index tables (racks, words, cards): the observation
+    is built for every step, so lookups replace arithmetic where they can."""
+
+    rack: list[list[int]]  # [slot][ball]: the flat index of that ball's letter in that slot
+    secret_colour: int
+    stacks: int
+    totals: int
+    word: int
+    word_score: int
+    meets: int
+    used: dict[tuple[bool, ...], list[int]]
+    words: dict[str, list[int]] = field(default_factory=dict)
+
+    def word_ones(self, word: str) -> list[int]:
+        found = self.words.get(word)
+        if found is None:
+            if len(self.words) > CACHE_LIMIT:
+                self.words.clear()
+            start = self.word
+            found = [start + i * len(ALPHABET) + ord(ch) - ORD_A for i, ch in enumerate(word)]
+            self.words[word] = found
+        return found
+
+
 class SequiturEncoding(SparseEncoding[SequiturState]):
     game: SequiturGame
 
     def __init__(self, game: SequiturGame):
         super().__init__(game)
-        self._racks: dict[tuple[int, ...], list[int]] = {}
         self._colours = [card.colour_index for card in game.goals]
+        n = game.num_players
+        self._at = [self._seat_table(rel) for rel in range(n)]
+        self._seat_tables = [[self._at[(p - seat) % n] for p in range(n)] for seat in range(n)]
+
+    def _seat_table(self, rel: int) -> SeatTable:
+        at, goals = self.spec.offsets, len(self.game.goals)
+        used_start = at["used"] + rel * len(CARDS)
+        return SeatTable(
+            rack=[
+                [
+                    at["racks"] + (rel * MAX_RACK + slot) * BALL_KINDS + letter
+                    for letter in BALL_LETTER
+                ]
+                for slot in range(MAX_RACK)
+            ],
+            secret_colour=at["secret_colour"] + rel * len(COLOURS),
+            stacks=at["stacks"] + rel * goals,
+            totals=at["totals"] + rel,
+            word=at["words"] + rel * MAX_WORD * len(ALPHABET),
+            word_score=at["word_scores"] + rel,
+            meets=at["meets"] + rel * goals,
+            used={
+                used: [used_start + card for card, u in enumerate(used) if u]
+                for used in itertools.product((False, True), repeat=len(CARDS))
+            },
+        )
 
     def build_spec(self) -> ObsSpec:
         n, goals = self.game.num_players, len(self.game.goals)
@@ -89,67 +148,76 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
 
     def entries(self, state: SequiturState, seat: int) -> tuple[list[int], list[float]]:
         ones: list[int] = []
-        values: list[tuple[int, float]] = []
+        values: list[tuple[int, int]] = []
         self._fill(state, seat, ones, values)
         return ones + [i for i, _ in values], [1.0] * len(ones) + [v for _, v in values]
 
+    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
+        """As the base's, without building a list of values: nearly all entries are ones."""
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        ones: list[int] = []
+        values: list[tuple[int, int]] = []
+        self._fill(state, seat, ones, values)
+        buffer.put(ones, 1.0)  # faster than fancy indexing from a list
+        for index, value in values:
+            buffer[index] = value
+        return buffer
+
     def _fill(self, state: SequiturState, seat: int, ones: list[int], values: list) -> None:
         """Append the flat index of every 1 to ``ones`` and every other (index, value)."""
-        at, n = self.spec.offsets, self.game.num_players
+        at, n, phase = self.spec.offsets, self.game.num_players, state.phase
         ones += (
-            at["phase"] + state.phase,
+            at["phase"] + phase,
             at["round"] + min(state.round, NUM_ROUNDS - 1),
             at["goal_step"] + state.goal_step,
         )
-        if state.actor == seat and state.phase != OVER:
+        if state.actor == seat and phase != OVER:
             ones.append(at["decision"] + state.decision)
             self._private(state, ones)
         if state.secret[seat] != EMPTY:
             ones.append(at["secret"] + state.secret[seat])
         if state.kept[seat] != EMPTY:
             ones.append(at["face_down"] + state.kept[seat])
-        ones += [at["public"] + g for g in state.public]
-        ones += [at["open_discards"] + g for g in state.open_discards]
-        for p in range(n):
-            self._seat(state, seat, p, (p - seat) % n, ones, values)
-        if state.phase == CLAIM:
+        if state.public:
+            ones += [at["public"] + g for g in state.public]
+        if state.open_discards:
+            ones += [at["open_discards"] + g for g in state.open_discards]
+        self._sides(state, seat, ones, values)
+        if phase == CLAIM:
             start = at["claim_order"]
             ones += [start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order)]
 
-    def _seat(self, state: SequiturState, seat: int, p: int, rel: int, ones: list, values: list):
-        """One seat's public side (the observer's own side in full)."""
-        at, goals, own = self.spec.offsets, len(self.game.goals), p == seat
-        ones += self._rack_ones(rel, state.racks[p] if own else state.shown_racks[p])
-        used = state.used[p] if own else state.shown_used[p]
-        if any(used):
-            start = at["used"] + rel * len(CARDS)
-            ones += [start + card for card, u in enumerate(used) if u]
-        if state.shown_secret[p] or (own and state.secret[p] != EMPTY):
-            colour = self._colours[state.secret[p]]
-            ones.append(at["secret_colour"] + rel * len(COLOURS) + colour)
-        if state.stacks[p]:
-            ones += [at["stacks"] + rel * goals + g for g in state.stacks[p]]
-        if state.totals[p]:
-            values.append((at["totals"] + rel, state.totals[p]))
-        word = state.words[p]
-        if word and (state.words_shown or own):
-            start = at["words"] + rel * MAX_WORD * len(ALPHABET)
-            ones += [start + i * len(ALPHABET) + ord(ch) - ORD_A for i, ch in enumerate(word)]
-            values.append((at["word_scores"] + rel, state.scores[p]))
-        if state.phase == CLAIM:
-            ones += [at["meets"] + rel * goals + g for g in state.meets[p]]
-
-    def _rack_ones(self, rel: int, rack: list[int]) -> list[int]:
-        """Flat indices of a rack's letters (cached: racks change a few times a round)."""
-        key = (rel, *rack)
-        found = self._racks.get(key)
-        if found is None:
-            if len(self._racks) > 50_000:
-                self._racks.clear()
-            start = self.spec.offsets["racks"] + rel * MAX_RACK * BALL_KINDS
-            found = [start + slot * BALL_KINDS + BALL_LETTER[b] for slot, b in enumerate(rack)]
-            self._racks[key] = found
-        return found
+    def _sides(self, state: SequiturState, seat: int, ones: list, values: list) -> None:
+        """Each seat's public side: the observer's own in full, the others' as of the last step's
+        end (one loop over plain lists, as this runs for every seat at every step)."""
+        n, colours, claim = self.game.num_players, self._colours, state.phase == CLAIM
+        racks, used = list(state.shown_racks), list(state.shown_used)
+        racks[seat], used[seat] = state.racks[seat], state.used[seat]
+        words = state.words if state.words_shown else [""] * n
+        if not state.words_shown:
+            words[seat] = state.words[seat]
+        secret, shown_secret, stacks, totals = (
+            state.secret,
+            state.shown_secret,
+            state.stacks,
+            state.totals,
+        )
+        if secret[seat] != EMPTY and not shown_secret[seat]:
+            ones.append(self._at[0].secret_colour + colours[secret[seat]])
+        for p, at in enumerate(self._seat_tables[seat]):
+            ones += map(list.__getitem__, at.rack, racks[p])
+            ones += at.used[tuple(used[p])]
+            if shown_secret[p]:
+                ones.append(at.secret_colour + colours[secret[p]])
+            if stacks[p]:
+                ones += [at.stacks + g for g in stacks[p]]
+            if totals[p]:
+                values.append((at.totals, totals[p]))
+            if words[p]:
+                ones += at.words.get(words[p]) or at.word_ones(words[p])
+                values.append((at.word_score, state.scores[p]))
+            if claim:
+                ones += [at.meets + g for g in state.meets[p]]
 
     def _private(self, state: SequiturState, ones: list[int]) -> None:
         """The actor's pending draws and half-made spelling."""
