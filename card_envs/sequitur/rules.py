@@ -357,8 +357,6 @@ class SequiturGame(Game[SequiturState]):
     def legal_mask(self, state: SequiturState) -> np.ndarray:
         """The mask, shared read-only between states whose legal moves are the same."""
         key = self._mask_key(state)
-        if key is None:
-            return super().legal_mask(state)
         mask = self._masks.get(key)
         if mask is None:
             if len(self._masks) > 4096:
@@ -367,16 +365,19 @@ class SequiturGame(Game[SequiturState]):
             mask.flags.writeable = False
         return mask
 
-    def _mask_key(self, state: SequiturState) -> tuple[int, ...] | None:
-        """What the legal moves of the common decisions depend on (None: not cached)."""
-        decision, rack = state.decision, state.racks[state.actor]
+    def _mask_key(self, state: SequiturState) -> tuple[int, ...]:
+        """What the legal moves depend on, cheaper than them for the common decisions (for the
+        rare ones, the legal action ids themselves)."""
+        decision = state.decision
         if state.phase == OVER:
-            return None
+            return ()
         if decision == CARD:
-            return (CARD, len(rack), *state.used[state.actor], bool(state.bag))
+            return (CARD, len(state.racks[state.actor]), *state.used[state.actor], bool(state.bag))
         if decision == SPELL_KEEP:
-            return (SPELL_KEEP, *(BALL_LETTER[b] for b in rack))
-        return (PLACE,) if decision == PLACE else None
+            return (SPELL_KEEP, *(BALL_LETTER[b] for b in state.racks[state.actor]))
+        if decision == PLACE:
+            return (PLACE,)
+        return (-1, *self.legal_actions(state))
 
     def _card_actions(self, state: SequiturState) -> list[int]:
         """Pass, and every placement of each unused Sequitur card that fits the rack."""

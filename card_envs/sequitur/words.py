@@ -30,6 +30,8 @@ MAX_SLOTS = 10  # spelling keys are ``direction << MAX_SLOTS | kept-slot bits``
 TREE_WIDTH = 32  # letter-tree edge key: node * TREE_WIDTH + letter
 ORD_A = ord("a")
 U = ALPHABET.index("u")
+Z = ALPHABET.index("z")
+Q_BALL = BLANK + 1  # the Q ball's code inside find_spellings: like the blank, not a plain letter
 ALL_LETTERS = (1 << len(ALPHABET)) - 1  # a bit set of letters: what a blank may be
 MAX_DEPTH = 1 << 30  # "no word end below" in the tree's shortest-completion table
 
@@ -121,9 +123,9 @@ def find_spellings(
 
     A depth-first walk over the rack's subsequences in both reading directions along the
     dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
-    of a game's rules, hence bit sets: a child is entered only if one of its letters is still
-    ahead in the rack (``ahead[k]``: the letters at positions ``k..n-1``, all after a blank) and
-    a word can end below it within the positions left.
+    of a game's rules, hence flat tuples per position and bit sets: a child is entered only if
+    one of its letters is still ahead in the rack (``after``: all letters once a blank is ahead)
+    and a word can end below it within the positions left.
     """
     edges, ends, kids, shortest = (
         dictionary.edges,
@@ -133,46 +135,55 @@ def find_spellings(
     )
     found: dict[int, list[tuple[int, int]]] = {}
     n = len(rack)
-    codes: list[int] = []
-    bits: list[int] = []
-    ahead: list[int] = []
+    tails: list[list[tuple[int, int, int, int, int]]] = []
+
+    def walk(start: int, node: int, mask: int, blank: int, q_mode: int) -> None:
+        """Every word through ``node`` that goes on with the balls at positions ``start..``."""
+        base, letters = node * TREE_WIDTH, kids[node]
+        for k, code, bit, after, left in tails[start]:
+            if letters >> code & 1:
+                child = edges[base + code]
+                if child in ends:
+                    found.setdefault(mask | bit, []).append((blank, q_mode))
+                if kids[child] & after and shortest[child] < left:
+                    walk(k + 1, child, mask | bit, blank, q_mode)
+            elif code > Z:
+                special(k, code, node, mask | bit, blank, q_mode)
+
+    def special(k: int, code: int, node: int, mask: int, blank: int, q_mode: int) -> None:
+        """The blank at position ``k`` (each child letter) or the Q ball (as q, then qu)."""
+        base, letters = node * TREE_WIDTH, kids[node]
+        if code == BLANK:
+            after, left = tails[k][0][3], n - k
+            while letters:  # each child letter, in alphabetical order
+                low = letters & -letters
+                letters ^= low
+                letter = low.bit_length() - 1
+                child = edges[base + letter]
+                if child in ends:
+                    found.setdefault(mask, []).append((letter, q_mode))
+                if kids[child] & after and shortest[child] < left:
+                    walk(k + 1, child, mask, letter, q_mode)
+        elif letters >> Q & 1:
+            child = edges[base + Q]
+            enter(k, child, mask, blank, Q_PLAIN)
+            if kids[child] >> U & 1:
+                enter(k, edges[child * TREE_WIDTH + U], mask, blank, Q_QU)
 
     def enter(k: int, child: int, mask: int, blank: int, q_mode: int) -> None:
         """Record a word ending at ``child`` (reached at position ``k``) and walk on from it."""
         if child in ends:
             found.setdefault(mask, []).append((blank, q_mode))
-        if kids[child] & ahead[k + 1] and shortest[child] < n - k:
+        if kids[child] & tails[k][0][3] and shortest[child] < n - k:
             walk(k + 1, child, mask, blank, q_mode)
-
-    def walk(start: int, node: int, mask: int, blank: int, q_mode: int) -> None:
-        base, letters = node * TREE_WIDTH, kids[node]
-        for k in range(start, n):
-            code = codes[k]
-            if code == BLANK:
-                rest = letters
-                while rest:  # each child letter, in alphabetical order
-                    low = rest & -rest
-                    rest ^= low
-                    letter = low.bit_length() - 1
-                    enter(k, edges[base + letter], mask | bits[k], letter, q_mode)
-            elif letters >> code & 1:
-                child = edges[base + code]
-                if code == Q:
-                    enter(k, child, mask | bits[k], blank, Q_PLAIN)
-                    if kids[child] >> U & 1:
-                        enter(k, edges[child * TREE_WIDTH + U], mask | bits[k], blank, Q_QU)
-                    continue
-                if child in ends:
-                    found.setdefault(mask | bits[k], []).append((blank, q_mode))
-                if kids[child] & ahead[k + 1] and shortest[child] < n - k:
-                    walk(k + 1, child, mask | bits[k], blank, q_mode)
 
     for direction in (0, 1):
         slots = list(range(n)) if direction == 0 else list(range(n - 1, -1, -1))
-        codes[:] = [rack[s] for s in slots]
-        bits[:] = [1 << s for s in slots]
-        ahead[:] = [0] * (n + 1)
+        codes = [Q_BALL if rack[s] == Q else rack[s] for s in slots]
+        ahead = [0] * (n + 1)
         for k in range(n - 1, -1, -1):
-            ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << codes[k])
+            ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << rack[slots[k]])
+        row = [(k, codes[k], 1 << slots[k], ahead[k + 1], n - k) for k in range(n)]
+        tails[:] = [row[k:] for k in range(n + 1)]
         walk(0, 0, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
