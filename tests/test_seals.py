@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
-import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -597,12 +595,6 @@ def test_render_seat_hides_other_hands():
     text = game.render_seat(state, 0)
     assert "R3" in text and "G5" not in text and "2 cards" in text
     assert "G5" in game.render(state)
-
-
-def test_docs_example_runs():
-    page = (Path(__file__).parents[1] / "docs" / "seals.md").read_text()
-    for block in re.findall(r"```python\n(.*?)```", page, re.S):
-        exec(compile(block, "docs/seals.md", "exec"), {})
 
 
 GOLDEN_SEED_7 = """\

@@ -358,3 +358,19 @@ def _last_claim_state(game, totals: list[int], round_index: int) -> SeamlessStat
     state.round = round_index
     state.dealer = round_index % 4
     return state
+
+
+def test_injected_dealer_must_be_a_seat():
+    deal = deal_from(BY_SUIT, "2C", dealer=0)
+    deal["dealer"] = 5
+    with pytest.raises(ValueError, match="dealer"):
+        SeamlessGame().new_game(RNG, deal)
+
+
+@pytest.mark.parametrize(("rounds", "target", "bound"), [(5, 15, 33), (40, 1000, 760), (1, 15, 19)])
+def test_totals_bound_follows_the_options(rounds, target, bound):
+    """The observation space must contain every reachable total, whatever the options."""
+    env = seamless_v0.env(max_rounds=rounds, target_score=target)
+    assert env.game.max_total == bound
+    space = env.observation_space("player_0")["observation"]
+    assert space.high[env.encoding.spec.offsets["totals"]] == bound

@@ -495,11 +495,6 @@ def test_encode_into_views_of_a_batch_row_matches_observe():
 DOC = Path(__file__).resolve().parents[1] / "docs" / "seers_catalog.md"
 
 
-def test_docs_code_example_runs():
-    code = DOC.read_text().split("```python\n")[1].split("```")[0]
-    exec(compile(code, str(DOC), "exec"), {})
-
-
 def test_docs_action_example_ids():
     ids = SeersCatalogGame(4).actions.ids
     assert [ids[n] for n in ("add 7P", "add wild", "play value 7", "add HalfMoon")] == [

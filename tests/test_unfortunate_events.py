@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 from itertools import combinations_with_replacement
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -749,11 +748,3 @@ def test_resampling_keeps_what_is_known_and_conserves_cards(seed, observer, cut)
     assert other.hands[observer] == state.hands[observer] and other.discard == state.discard
     assert [sum(h) for h in other.hands] == [sum(h) for h in state.hands]
     assert len(other.pile) == len(state.pile)
-
-
-def test_the_docs_example_runs():
-    page = (Path(__file__).parents[1] / "docs" / "unfortunate_events.md").read_text()
-    code = page.split("```python\n", 1)[1].split("```", 1)[0]
-    namespace: dict = {}
-    exec(compile(code, "docs/unfortunate_events.md", "exec"), namespace)
-    assert not namespace["env"].agents

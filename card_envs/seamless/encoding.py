@@ -16,8 +16,6 @@ from card_envs.seamless.rules import (
     SeamlessState,
 )
 
-MAX_TOTAL = 100  # a bound on any total: at most 19 points a round, and the game stops past 15
-
 
 class SeamlessEncoding(Encoding[SeamlessState]):
     game: SeamlessGame
@@ -49,7 +47,7 @@ class SeamlessEncoding(Encoding[SeamlessState]):
                     "totals",
                     (n,),
                     "game totals (added at each round end), relative seats",
-                    high=MAX_TOTAL,
+                    high=self.game.max_total,
                 ),
                 Piece("round", (self.game.max_rounds,), "one-hot round number"),
                 Piece("trick_number", (TRICKS_PER_ROUND,), "one-hot trick number in the round"),

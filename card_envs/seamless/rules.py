@@ -23,6 +23,7 @@ TARGET_SCORE = 15
 MAX_ROUNDS = 5
 RUN_BONUS_CAP = 3
 MIN_RUN = 3
+MAX_ROUND_POINTS = NUM_RANKS + 2 * RUN_BONUS_CAP  # 13 cards and both bonuses
 EMPTY = -1
 
 PLAY, CLAIM = 0, 1
@@ -141,6 +142,11 @@ class SeamlessGame(Game[SeamlessState]):
         return self._actions
 
     @property
+    def max_total(self) -> int:
+        """The highest total a game can end with: below the target before the last round."""
+        return min(self.max_rounds * MAX_ROUND_POINTS, self.target_score - 1 + MAX_ROUND_POINTS)
+
+    @property
     def max_steps(self) -> int:
         return self.max_rounds * TRICKS_PER_ROUND * (NUM_PLAYERS + 1)
 
@@ -167,7 +173,9 @@ class SeamlessGame(Game[SeamlessState]):
         if not isinstance(deal, dict) or not {"hands", "trump_card"} <= set(deal):
             raise ValueError('deal must be a dict with "hands" (4 lists of 13) and "trump_card"')
         hands = [[int(c) for c in hand] for hand in deal["hands"]]
-        dealer = int(deal.get("dealer", 0))
+        dealer = deal.get("dealer", 0)
+        if dealer not in range(NUM_PLAYERS):
+            raise ValueError(f"deal['dealer'] must be a seat 0..3, got {dealer!r}")
         flat = sorted(c for hand in hands for c in hand)
         if len(hands) != NUM_PLAYERS or any(len(h) != TRICKS_PER_ROUND for h in hands):
             raise ValueError("deal['hands'] must be 4 hands of 13 cards")
