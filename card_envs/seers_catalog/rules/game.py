@@ -54,6 +54,7 @@ from card_envs.seers_catalog.rules.melds import (
     first_kinds,
     legal_plays,
     meld_key,
+    plays_from,
     valid_on_table,
 )
 
@@ -288,15 +289,17 @@ class SeersCatalogGame(Game[SeersState]):
     def current_player(self, state: SeersState) -> int:
         return state.turn
 
-    def _moves(self, hand: tuple[int, ...], top: Key | None, focus: bool = False) -> Moves:
-        """Legal build steps for a hand of kinds and the table (cached; ``focus``: only melds
-        whose lowest kind is the hand's lowest are needed)."""
-        key = (hand, top, focus)
-        moves = self._cache.get(key)
+    def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None = None) -> Moves:
+        """Legal build steps for a hand of kinds and the table (cached; with ``first``, those
+        of the melds whose lowest kind is ``first``, which the steps of all melds include)."""
+        moves = self._cache.get((hand, top, None))
+        if moves is None and first is not None:
+            moves = self._cache.get((hand, top, first))
         if moves is None:
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
-            moves = self._cache[key] = Moves(legal_plays(hand, top, focus))
+            plays = legal_plays(hand, top) if first is None else plays_from(hand, first, top)
+            moves = self._cache[hand, top, first] = Moves(plays)
         return moves
 
     def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
@@ -313,9 +316,7 @@ class SeersCatalogGame(Game[SeersState]):
         kinds = tuple([KIND[c] for c in state.hands[state.turn]])
         if state.pending:
             prefix = tuple([KIND[c] for c in state.pending])
-            # a meld whose lowest kind is prefix[0] uses no lower kind: enumerate only those
-            rest = tuple([k for k in kinds if k >= prefix[0]])
-            return self._moves(rest, top, focus=True).after(prefix)
+            return self._moves(kinds, top, prefix[0]).after(prefix)
         hand = state.hands[state.turn]
         starts = self._first_steps(kinds, top)
         rod = ROD in hand and bool(state.table)

@@ -13,7 +13,7 @@ Half Moon join a meld without counting toward its size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations, pairwise, product
+from itertools import combinations, pairwise
 
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
@@ -68,14 +68,21 @@ def beats(key: Key, top: Key | None) -> bool:
 def legal_plays(hand: Sequence[int], top: Key | None, focus: bool = False) -> Plays:
     """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds.
 
-    With ``focus``, only (at least) the melds that hold the hand's lowest kind, which then
-    must be the meld's lowest: values and run windows far from that card are skipped.
+    With ``focus``, when the hand's lowest kind is suited, only the melds that hold it (it is
+    then their lowest kind): other suits, values and run windows far from it are skipped.
     """
-    gen = _Generator(hand, top, focus)
+    first = min(hand) if focus and hand and min(hand) < WILD else None
+    gen = _Generator(hand, top, first)
     gen.artifact_singles()
     gen.matching()
     gen.runs()
     return gen.plays
+
+
+def plays_from(hand: Sequence[int], first: int, top: Key | None) -> Plays:
+    """At least the melds of ``legal_plays(hand, top)`` whose lowest kind is ``first``: they
+    use no lower kind, so the rest of the hand is left out."""
+    return legal_plays([k for k in hand if k >= first], top, focus=True)
 
 
 def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
@@ -108,16 +115,21 @@ def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
 class _Generator:
     """Enumerates melds per type, keeping those that beat the table."""
 
-    def __init__(self, hand: Sequence[int], top: Key | None, focus: bool):
+    def __init__(self, hand: Sequence[int], top: Key | None, first: int | None):
         self.top = top
-        # the values a meld must reach when it has to hold a given suited card (Cauldron: +-1)
+        # ``first``: a suited kind every meld wanted must hold; it reaches the values ``near``
+        # (Cauldron: +-1), so a run is past it from the value ``past`` on
+        self.first = first
         self.near = (MIN_VALUE, MAX_VALUE)
-        if focus and hand and min(hand) < WILD:
-            value = min(hand) % NUM_VALUES + MIN_VALUE
+        self.past = MAX_VALUE + 2
+        if first is not None:
+            value = first % NUM_VALUES + MIN_VALUE
             self.near = (value - 1, value + 1)
+            self.past = value + 2
         self.wilds = sum(k == WILD for k in hand)
         self.arts = {k for k in hand if k > WILD}
         self.suited = [k for k in hand if k < WILD]
+        self.held = set(self.suited)
         self.by_value: dict[int, list[int]] = {}
         for k in self.suited:
             self.by_value.setdefault(k % NUM_VALUES + MIN_VALUE, []).append(k)
@@ -126,6 +138,8 @@ class _Generator:
         self._special: list[list[tuple[int, frozenset[int]]]] = []
 
     def _record(self, cards: list[int], finish: Finish, kind: int, size: int, value: int) -> None:
+        if self.first is not None and self.first not in cards:
+            return
         top = self.top
         for half in self.halves:
             if top is not None and (kind != top[0] or size != top[1] or 2 * value + half <= top[2]):
@@ -183,11 +197,15 @@ class _Generator:
         lengths = range(MIN_RUN, NUM_VALUES + 1) if self.top is None else (self.top[1],)
         present = sorted({k // NUM_VALUES for k in self.suited})
         spare = [s for s in range(MAX_SUITS) if s not in present][:1]
-        held = set(self.suited)
+        held = self.held
         arts = frozenset(self.arts & _RUN_ARTS)
         simple = not arts & {K_PRISM, K_CAULDRON}
         helpers = self.wilds + len(arts)
-        for suit in present + spare:
+        suits = present + spare
+        if self.first is not None:  # its suit, or with the Prism any suit above it
+            own = self.first // NUM_VALUES
+            suits = [t for t in present if t >= own] if K_PRISM in arts else [own]
+        for suit in suits:
             if not simple:
                 self._special = self._specials(suit)
             base = suit * NUM_VALUES - MIN_VALUE
@@ -205,26 +223,23 @@ class _Generator:
                     if simple:
                         self._plain_runs(base, low, top)
                     else:
-                        self._fill(suit, low, top, low, [], held, self.wilds, arts)
+                        self._fill(suit, low, top, low, [], held, 0, arts)
 
     def _plain_runs(self, base: int, low: int, top: int) -> None:
-        """Runs without Prism or Cauldron: each slot is its own card, a wild or the Stone."""
-        stone = K_STONE in self.arts
-        held = self.suited
-        options = []
-        for rank in range(low, top + 1):
-            slot = [base + rank] if base + rank in held else []
-            if self.wilds:
-                slot.append(WILD)
-            if stone:
-                slot.append(K_STONE)
-            if not slot:
-                return
-            options.append(slot)
+        """Runs without Prism or Cauldron: the held cards of the window, less any of them left
+        to the fillers (wilds, the Stone), which then fill every gap."""
+        held = [base + rank for rank in range(low, top + 1) if base + rank in self.held]
         length = top - low + 1
-        for cards in product(*options):
-            if cards.count(WILD) <= self.wilds and cards.count(K_STONE) <= 1:
-                self._record(list(cards), (RUN, top), RUN, length, top)
+        spare = self.wilds + (K_STONE in self.arts) - (length - len(held))
+        optional = held
+        if self.first is not None:
+            if self.first not in held:
+                return
+            optional = [c for c in held if c != self.first]
+        for dropped in range(min(spare, len(optional)) + 1):
+            for left in combinations(optional, dropped):
+                cards = [c for c in held if c not in left] if left else held
+                self._close_run(cards, length - len(cards), length, top, self.arts)
 
     def _specials(self, suit: int) -> list[list[tuple[int, frozenset[int]]]]:
         """For each rank, the cards that fill it in ``suit`` only with Prism and/or Cauldron."""
@@ -247,28 +262,38 @@ class _Generator:
         rank: int,
         cards: list[int],
         free: set[int],
-        wilds: int,
+        gaps: int,
         arts: frozenset[int],
     ) -> None:
-        """Fill slots ``rank..top`` of a run in ``suit``; record each complete filling."""
+        """Place cards in slots ``rank..top`` of a run in ``suit`` (a slot may stay a gap for
+        the fillers: wilds are alike, so placing them slot by slot would repeat each meld)."""
         if rank > top:
-            self._finish_run(cards, top - low + 1, top, arts)
+            self._close_run(cards, gaps, top - low + 1, top, arts)
+            return
+        if rank == self.past and self.first not in cards:
             return
         nxt = rank + 1
         own = suit * NUM_VALUES + rank - MIN_VALUE
         if own in free:
-            self._fill(suit, low, top, nxt, [*cards, own], free - {own}, wilds, arts)
-        if wilds:
-            self._fill(suit, low, top, nxt, [*cards, WILD], free, wilds - 1, arts)
-        if K_STONE in arts:
-            self._fill(suit, low, top, nxt, [*cards, K_STONE], free, wilds, arts - {K_STONE})
+            self._fill(suit, low, top, nxt, [*cards, own], free - {own}, gaps, arts)
+        if gaps < self.wilds + (K_STONE in arts):
+            self._fill(suit, low, top, nxt, cards, free, gaps + 1, arts)
         for card, needs in self._special[rank]:
             if card in free and needs <= arts:
                 self._fill(
-                    suit, low, top, nxt, [*cards, card, *needs], free - {card}, wilds, arts - needs
+                    suit, low, top, nxt, [*cards, card, *needs], free - {card}, gaps, arts - needs
                 )
 
-    def _finish_run(self, cards: list[int], length: int, top: int, arts: set[int]) -> None:
+    def _close_run(
+        self, cards: list[int], gaps: int, length: int, top: int, arts: Iterable[int]
+    ) -> None:
+        """Record a run whose ``gaps`` are filled by wilds, or by wilds and the Stone."""
+        if gaps <= self.wilds:
+            self._finish_run([*cards, *[WILD] * gaps], length, top, arts)
+        if gaps and K_STONE in arts and gaps <= self.wilds + 1:
+            self._finish_run([*cards, *[WILD] * (gaps - 1), K_STONE], length, top, arts)
+
+    def _finish_run(self, cards: list[int], length: int, top: int, arts: Iterable[int]) -> None:
         self._record(cards, (RUN, top), RUN, length, top)
         if K_PRISM in arts and any(k < WILD for k in cards):
             self._record([*cards, K_PRISM], (RUN, top), RUN, length, top)
