@@ -224,7 +224,8 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         at = self.spec.offsets
         if state.ball != EMPTY:
             ones.append(at["ball"] + BALL_LETTER[state.ball])
-        ones += [at["drawn"] + g for g in state.drawn]
+        if state.drawn:
+            ones += [at["drawn"] + g for g in state.drawn]
         if state.spell_key != EMPTY:
             direction, bits = divmod(state.spell_key, 1 << MAX_SLOTS)
             ones += (at["spelling"] + slot for slot in range(MAX_SLOTS) if bits >> slot & 1)

@@ -57,6 +57,7 @@ SETUP, GOAL, ACTION, SPELL, CLAIM, OVER = range(6)
 PHASES = ("setup", "goal", "action", "spell", "claim", "over")
 DECISIONS = ("colour", "keep", "place", "card", "spell", "blank", "q_mode", "claim")
 COLOUR, KEEP, PLACE, CARD, SPELL_KEEP, BLANK_LETTER, Q_MODE, CLAIM_GOAL = range(len(DECISIONS))
+FIRST_DECISION = {SETUP: COLOUR, GOAL: KEEP, ACTION: CARD, SPELL: SPELL_KEEP}  # of a seat's turn
 
 
 def _letter_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -251,6 +252,12 @@ class SequiturGame(Game[SequiturState]):
         self._decoded = tuple((b.name, k) for b in blocks for k in range(b.size))
         self._actions = ActionSpec(blocks, self._action_name)
         self.start = self._actions.start
+        # colour of each goal card (a property is slow on the hot path), and each colour's ids
+        self._colour_of = tuple(card.colour_index for card in self.goals)
+        self._ids_of = [
+            [g for g, colour in enumerate(self._colour_of) if colour == c]
+            for c in range(len(COLOURS))
+        ]
         self._spell_cache: dict[tuple[int, ...], dict[int, list[tuple[int, int]]]] = {}
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -273,7 +280,7 @@ class SequiturGame(Game[SequiturState]):
         n = self.num_players
         state = SequiturState(num_players=n, stacks=[[] for _ in range(n)], totals=[0] * n)
         for colour in range(len(COLOURS)):
-            ids = [g.id for g in self.goals if g.colour_index == colour]
+            ids = self._ids_of[colour]
             state.decks.append([ids[i] for i in rng.permutation(len(ids))])
             state.discards.append([])
         if deal is not None:
@@ -377,6 +384,8 @@ class SequiturGame(Game[SequiturState]):
             return (SPELL_KEEP, *(BALL_LETTER[b] for b in state.racks[state.actor]))
         if decision == PLACE:
             return (PLACE,)
+        if decision == KEEP:
+            return (KEEP, len(state.drawn), self._must_keep(state))
         return (-1, *self.legal_actions(state))
 
     def _card_actions(self, state: SequiturState) -> list[int]:
@@ -409,7 +418,7 @@ class SequiturGame(Game[SequiturState]):
         return bool(
             state.decks[colour]
             or state.discards[colour]
-            or any(self.goals[g].colour_index == colour for g in state.open_discards)
+            or any(self._colour_of[g] == colour for g in state.open_discards)
         )
 
     def _spellings(self, rack: list[int]) -> dict[int, list[tuple[int, int]]]:
@@ -532,7 +541,7 @@ class SequiturGame(Game[SequiturState]):
         kept = state.drawn[k] if block == "keep" else EMPTY
         for g in state.drawn:
             if g != kept:
-                state.discards[self.goals[g].colour_index].append(g)
+                state.discards[self._colour_of[g]].append(g)
                 state.discarder[g] = actor
         state.drawn = []
         if state.phase == GOAL:
@@ -552,7 +561,7 @@ class SequiturGame(Game[SequiturState]):
         """Top card of a colour's deck; an empty deck is refilled from its shuffled discards."""
         deck = state.decks[colour]
         if not deck:
-            opened = [g for g in state.open_discards if self.goals[g].colour_index == colour]
+            opened = [g for g in state.open_discards if self._colour_of[g] == colour]
             pool = state.discards[colour] + opened
             for g in state.discards[colour]:
                 del state.discarder[g]
@@ -652,7 +661,7 @@ class SequiturGame(Game[SequiturState]):
         if phase == SETUP and not any(self._has_goals(state, c) for c in range(len(COLOURS))):
             self._start_placing(state)  # a small custom deck ran out: no secret goal
             return
-        state.decision = {SETUP: COLOUR, GOAL: KEEP, ACTION: CARD, SPELL: SPELL_KEEP}[phase]
+        state.decision = FIRST_DECISION[phase]
 
     def _next_actor(self, state: SequiturState, rng: np.random.Generator) -> None:
         state.actor += 1
@@ -693,7 +702,7 @@ class SequiturGame(Game[SequiturState]):
             if word and self.goals[goal].met_by(word, self.dictionary):
                 self._stack(state, seat, goal)
             else:
-                state.discards[self.goals[goal].colour_index].append(goal)
+                state.discards[self._colour_of[goal]].append(goal)
                 state.discarder[goal] = seat
         state.secret = [EMPTY] * self.num_players
         tiebreak = rng.permutation(self.num_players).tolist()
