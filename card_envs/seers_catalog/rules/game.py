@@ -52,6 +52,7 @@ from card_envs.seers_catalog.rules.melds import (
     classify,
     completable,
     first_kinds,
+    joiners,
     legal_plays,
     meld_key,
     plays_from,
@@ -290,10 +291,12 @@ class SeersCatalogGame(Game[SeersState]):
         return state.turn
 
     def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None = None) -> Moves:
-        """Legal build steps for a hand of kinds and the table (cached; with ``first``, those
-        of the melds whose lowest kind is ``first``, which the steps of all melds include)."""
+        """Legal build steps for a hand of kinds and the table (cached). With ``first``, those
+        of the melds whose lowest kind is ``first``, keyed by the kinds that can join it (few,
+        so shared by many hands); the whole hand's steps include them when already known."""
         moves = self._cache.get((hand, top, None))
         if moves is None and first is not None:
+            hand = joiners(hand, first)
             moves = self._cache.get((hand, top, first))
         if moves is None:
             if len(self._cache) > CACHE_LIMIT:

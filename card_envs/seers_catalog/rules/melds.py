@@ -41,6 +41,7 @@ K_CAULDRON, K_PRISM, K_HALF = KIND[CAULDRON], KIND[PRISM], KIND[HALF_MOON]
 K_ECHO, K_STONE, K_LENS = KIND[ECHO], KIND[STEPPING_STONE], KIND[LENS]
 MODIFIERS = frozenset((K_CAULDRON, K_PRISM, K_HALF))
 NOT_IN_MELDS = frozenset((K_ROD, K_GIFT, K_LENS))
+_ALONE = NOT_IN_MELDS | {K_GO_FIRST, K_CROWN}  # in no meld with another card (but Half Moon)
 MIN_RUN = 2
 
 Key = tuple[int, int, int]
@@ -80,9 +81,29 @@ def legal_plays(hand: Sequence[int], top: Key | None, focus: bool = False) -> Pl
 
 
 def plays_from(hand: Sequence[int], first: int, top: Key | None) -> Plays:
-    """At least the melds of ``legal_plays(hand, top)`` whose lowest kind is ``first``: they
-    use no lower kind, so the rest of the hand is left out."""
-    return legal_plays([k for k in hand if k >= first], top, focus=True)
+    """At least the melds of ``legal_plays(hand, top)`` whose lowest kind is ``first``."""
+    return legal_plays(joiners(hand, first), top, focus=True)
+
+
+def joiners(hand: Sequence[int], first: int) -> tuple[int, ...]:
+    """The kinds of ``hand`` that can be in a meld whose lowest kind is ``first``: far fewer
+    than the hand (so many hands share them). A suited card sets with cards within one value
+    (with the Cauldron) and runs in its suit (any suit with the Prism); Go First and Crown
+    take only Half Moon."""
+    if first in (K_GO_FIRST, K_CROWN):
+        return tuple([k for k in hand if k in (first, K_HALF)])
+    rest = [k for k in hand if k >= first and k not in _ALONE]
+    if first >= WILD or K_PRISM in rest:
+        return tuple(rest)
+    suit, value = divmod(first, NUM_VALUES)
+    spread = K_CAULDRON in rest
+    return tuple(
+        [
+            k
+            for k in rest
+            if k >= WILD or k // NUM_VALUES == suit or abs(k % NUM_VALUES - value) <= spread
+        ]
+    )
 
 
 def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
