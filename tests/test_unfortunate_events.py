@@ -535,6 +535,52 @@ def test_empty_pile_reshuffles_the_discard_but_its_top():
     assert state.discard == parse_kinds(["Sunny"]) and len(state.pile) == DECK_SIZE - 14 - 2
 
 
+def _thin_pile(state: UEState, keep: int) -> int:
+    """Move all but the pile's next ``keep`` cards face up under the discard's top; returns
+    how many discard cards a reshuffle would then use (all but the top)."""
+    state.discard = [*state.pile[:-keep], *state.discard]
+    state.discard_counts, state.pile = counts_of(state.discard), state.pile[-keep:]
+    return len(state.discard) - 1
+
+
+def test_the_draw_that_empties_the_pile_reshuffles_at_once():
+    """The rulebook: "When the DRAW pile is emptied, reshuffle the DISCARD pile"."""
+    game, state = build([HAND_A, HAND_B], discard=("Sunny",), pile=("Violet",))
+    spare = _thin_pile(state, 1)
+    game.check_invariants(state)
+    act(game, state, "draw from the pile")
+    assert state.hands[0][parse_kinds(["Violet"])[0]] == 1
+    assert state.discard == parse_kinds(["Sunny"]) and len(state.pile) == spare
+    assert state.discard_counts == counts_of(state.discard)
+
+
+@pytest.mark.parametrize("left", [1, 2, 3])
+def test_mr_poes_three_cards_reshuffle_as_the_pile_empties(left):
+    """With 1 or 2 cards left the three draws straddle the reshuffle; with 3 the third draw
+    has it happen at once; the discard's top (Mr. Poe) stays face up."""
+    pile = ("Sunny", "Violet", "Monty", "Josephine")[: 1 + left]
+    game, state = build([["Mr. Poe", *HAND_A[1:]], HAND_B], pile=pile)
+    spare = _thin_pile(state, 1 + left)
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Mr. Poe")
+    act(game, state, "target the player 1 to my left")
+    assert state.discard == parse_kinds(["Mr. Poe"])
+    assert sum(state.hands[1]) == 10 and len(state.pile) == spare + 1 + left - 3
+    assert all(state.hands[1][k] >= 1 for k in parse_kinds(pile[1:]))
+
+
+def test_burning_house_draws_reshuffle_the_burnt_set_but_the_top():
+    game, state = _burn_table()
+    spare = _thin_pile(state, 5)
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Burning House")
+    act(game, state, "target the player 1 to my left")
+    act(game, state, "burn Stephano+Stephano+Captain Sham+Captain Sham")
+    assert state.discard == parse_kinds(["Captain Sham"])
+    assert len(state.pile) == spare + 1 + 1 + 3  # the old top, the Burning House, 3 burnt
+    assert state.hands[1][parse_kinds(["Quagmire"])[0]] == 3
+
+
 def test_turn_cap_truncates_the_game():
     env = make("unfortunate_events_v0", num_players=2, turn_cap=3)
     env.reset(seed=0)
@@ -629,6 +675,8 @@ def test_injected_deals_are_checked():
         env.reset(options={"deal": {"hands": [HAND_A, HAND_B, ["Olaf", *FILLER[1:]]]}})
     with pytest.raises(ValueError, match="dealer"):
         env.reset(options={"deal": {**SNICKET_DEAL, "dealer": 3}})
+    with pytest.raises(ValueError, match="'piles'"):
+        env.reset(options={"deal": {**SNICKET_DEAL, "piles": ["Violet"]}})
 
 
 def test_illegal_actions_name_the_rule_and_change_nothing():
@@ -717,20 +765,20 @@ def _random_actions(env, seed: int):
 
 
 def test_golden_seeded_random_game():
-    """A regression anchor: seed 7, three players, random legal moves from the same seed."""
+    """A regression anchor: seed 8, three players, random legal moves from the same seed."""
     env = make("unfortunate_events_v0", num_players=3)
-    env.reset(seed=7)
+    env.reset(seed=8)
     played = []
-    for action in _random_actions(env, seed=7):
+    for action in _random_actions(env, seed=8):
         env.step(action)
         played.append(action)
     state = env.state
     assert (len(played), state.round, state.turns, state.victory, state.centre) == (
-        2930,
-        10,
-        289,
-        [4, 0, 2],
-        1,
+        4591,
+        15,
+        283,
+        [3, 2, 2],
+        0,
     )
     assert env.game.winners(state) == [0]
 

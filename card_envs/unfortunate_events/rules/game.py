@@ -62,6 +62,8 @@ GAME_ENDS = ("majority_or_empty", "centre_empty")
 # shows the table that the target holds one) or every target (a non-holder may only allow).
 SNICKET_PROMPTS = ("holder", "always")
 
+DEAL_KEYS = ("hands", "discard", "pile", "dealer")
+
 DRAW_PILE, DRAW_DISCARD = 0, 1
 CANCEL, ALLOW = 0, 1
 
@@ -125,7 +127,8 @@ class UnfortunateEventsGame(Game[UEState]):
     def new_game(self, rng: np.random.Generator, deal: Any = None) -> UEState:
         """Round 1 dealt by seat 0. ``deal={"hands": [[7 cards] x n], "discard": [..., top],
         "pile": [next drawn, ...], "dealer": seat}`` (cards as kinds or names; only ``hands``
-        required) fixes the first deal; unlisted cards are shuffled under the given pile."""
+        required; other keys are an error) fixes the first deal; unlisted cards are shuffled
+        under the given pile."""
         n = self.num_players
         state = UEState(
             hands=[],
@@ -158,6 +161,9 @@ class UnfortunateEventsGame(Game[UEState]):
         n = self.num_players
         if not isinstance(deal, dict) or "hands" not in deal:
             raise ValueError('deal must be a dict with "hands" (n lists of 7 cards)')
+        unknown = sorted(str(key) for key in deal if key not in DEAL_KEYS)
+        if unknown:
+            raise ValueError(f"unknown deal keys {unknown}; allowed: {', '.join(DEAL_KEYS)}")
         hands = [parse_kinds(hand) for hand in deal["hands"]]
         if len(hands) != n or any(len(h) != HAND_SIZE for h in hands):
             raise ValueError(f"deal['hands'] must be {n} hands of {HAND_SIZE} cards")
@@ -354,19 +360,28 @@ class UnfortunateEventsGame(Game[UEState]):
         state.phase = MAIN
 
     def _draw(self, state: UEState, seat: int, count: int, rng: np.random.Generator) -> bool:
-        """Draw ``count`` from the pile, reshuffling the discard but its top when it runs out;
-        with nothing left to draw the round stalls and the game is truncated."""
+        """Draw ``count`` from the pile. The draw that empties the pile reshuffles the discard
+        but its top into a new pile at once (mid-effect too); if the discard then had no card
+        to spare, the next draw from the empty pile reshuffles instead; with nothing at all to
+        draw the round stalls and the game is truncated."""
         hand = state.hands[seat]
         for _ in range(count):
-            if not state.pile:
-                if len(state.discard) < 2:
-                    state.truncated = state.stalled = True
-                    return False
-                rest = state.discard[:-1]
-                state.pile = [rest[i] for i in rng.permutation(len(rest))]
-                state.discard = state.discard[-1:]
-                state.discard_counts = counts_of(state.discard)
+            if not state.pile and not self._reshuffle(state, rng):
+                state.truncated = state.stalled = True
+                return False
             hand[state.pile.pop()] += 1
+            if not state.pile:
+                self._reshuffle(state, rng)
+        return True
+
+    def _reshuffle(self, state: UEState, rng: np.random.Generator) -> bool:
+        """The discard but its top card, shuffled, becomes the pile (if it has a card to spare)."""
+        if len(state.discard) < 2:
+            return False
+        rest = state.discard[:-1]
+        state.pile = [rest[i] for i in rng.permutation(len(rest))]
+        state.discard = state.discard[-1:]
+        state.discard_counts = counts_of(state.discard)
         return True
 
     def _lay(self, state: UEState, set_id: int) -> None:
