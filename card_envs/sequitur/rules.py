@@ -672,8 +672,8 @@ class SequiturGame(Game[SequiturState]):
 
     def _end_step(self, state: SequiturState, rng: np.random.Generator) -> None:
         """Everyone has finished a simultaneous step: reveal it, then start the next one."""
-        state.shown_racks = [list(rack) for rack in state.racks]
-        state.shown_used = [list(used) for used in state.used]
+        state.shown_racks = list(map(list, state.racks))
+        state.shown_used = list(map(list, state.used))
         state.shown_secret = [g != EMPTY for g in state.secret]
         state.public.extend(g for g in state.kept if g != EMPTY)
         state.kept = [EMPTY] * self.num_players
