@@ -263,16 +263,18 @@ class _Generator:
                 self._close_run(cards, length - len(cards), length, top, self.arts)
 
     def _specials(self, suit: int) -> list[list[tuple[int, frozenset[int]]]]:
-        """For each rank, the cards that fill it in ``suit`` only with Prism and/or Cauldron."""
+        """For each rank, the cards that fill it in ``suit`` only with Prism and/or Cauldron
+        (only those whose artifacts the hand holds: the others could never be placed)."""
         table: list[list[tuple[int, frozenset[int]]]] = [[] for _ in range(MAX_VALUE + 2)]
+        prism, cauldron = K_PRISM in self.arts, K_CAULDRON in self.arts
         for card in self.suited:
-            value, own_suit = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES
-            prism = () if own_suit == suit else (K_PRISM,)
-            if prism:
-                table[value].append((card, frozenset(prism)))
-            for rank in (value - 1, value + 1):
-                if MIN_VALUE <= rank <= MAX_VALUE:
-                    table[rank].append((card, frozenset((*prism, K_CAULDRON))))
+            value, own = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES == suit
+            if not own and prism:
+                table[value].append((card, _PRISM))
+            if cauldron and (own or prism):
+                for rank in (value - 1, value + 1):
+                    if MIN_VALUE <= rank <= MAX_VALUE:
+                        table[rank].append((card, _CAULDRON if own else _BOTH))
         return table
 
     def _fill(
@@ -321,6 +323,7 @@ class _Generator:
 
 
 _RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
+_PRISM, _CAULDRON, _BOTH = frozenset((K_PRISM,)), frozenset((K_CAULDRON,)), _RUN_ARTS - {K_STONE}
 
 
 # -- the detector -------------------------------------------------------------------------------
