@@ -34,8 +34,6 @@ from card_envs.sequitur.words import ALPHABET, BLANK, MAX_SLOTS
 BALL_KINDS = BLANK + 1  # 26 letters and the blank
 ORD_A = ord("a")
 MAX_WORD_SCORE = 64  # 11 letters + the ten best skill points (7+5+5+5+5+3+3+3+3+3 = 42)
-
-
 CACHE_LIMIT = 50_000  # cached words per relative seat before the cache is cleared
 
 
@@ -55,6 +53,7 @@ class SeatTable:
     words: dict[str, list[int]] = field(default_factory=dict)
 
     def word_ones(self, word: str) -> list[int]:
+        """Flat indices of a word's letters (cached: a shown word is seen at many steps)."""
         found = self.words.get(word)
         if found is None:
             if len(self.words) > CACHE_LIMIT:
