@@ -90,3 +90,13 @@ def test_short_training_run_beats_random(tmp_path):
     )
     assert result["win_share_vs_random"] > 0.3
     assert any((tmp_path / "runs").rglob("events.out.tfevents*")), "no TensorBoard log"
+
+
+def test_shipped_seamless_checkpoint_plays_legal_moves():
+    from agents.match import play_game
+
+    env = make("seamless_v0")
+    info = env.describe()
+    agents = [make_agent("ppo", info), *(make_agent("random", info, s) for s in range(3))]
+    result = play_game(env, agents, seed=0)  # an illegal move would raise
+    assert result.steps > 0 and result.winners
