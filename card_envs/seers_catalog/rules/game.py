@@ -51,6 +51,7 @@ from card_envs.seers_catalog.rules.melds import (
     Key,
     classify,
     completable,
+    contenders,
     first_kinds,
     joiners,
     legal_plays,
@@ -290,26 +291,28 @@ class SeersCatalogGame(Game[SeersState]):
     def current_player(self, state: SeersState) -> int:
         return state.turn
 
-    def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None = None) -> Moves:
-        """Legal build steps for a hand of kinds and the table (cached). With ``first``, those
-        of the melds whose lowest kind is ``first``, keyed by the kinds that can join it (few,
-        so shared by many hands); the whole hand's steps include them when already known."""
-        moves = self._cache.get((hand, top, None))
-        if moves is None and first is not None:
-            hand = joiners(hand, first)
-            moves = self._cache.get((hand, top, first))
+    def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None) -> Moves:
+        """Legal build steps, cached by the kinds that matter (few, so many hands share them):
+        following a Set or Run, those of every meld from the kinds that can beat it; else those
+        of the melds whose lowest kind is ``first``, from the kinds that can join it."""
+        if top is not None and top[1] > 1:
+            key = (contenders(hand, top), top, None)
+        else:
+            key = (joiners(hand, first), top, first)
+        moves = self._cache.get(key)
         if moves is None:
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
-            plays = legal_plays(hand, top) if first is None else plays_from(hand, first, top)
-            moves = self._cache[hand, top, first] = Moves(plays)
+            kinds, _, lowest = key
+            plays = legal_plays(kinds, top) if lowest is None else plays_from(kinds, lowest, top)
+            moves = self._cache[key] = Moves(plays)
         return moves
 
     def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
         """The ``add`` actions that can start a meld (see :func:`first_kinds`)."""
         kinds = first_kinds(hand, top)
         if kinds is None:
-            return self._moves(hand, top).after(())
+            return self._moves(hand, top, None).after(())
         return [ADD_ID[k] for k in kinds]
 
     def legal_actions(self, state: SeersState) -> list[int]:

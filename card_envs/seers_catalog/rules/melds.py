@@ -42,6 +42,8 @@ K_ECHO, K_STONE, K_LENS = KIND[ECHO], KIND[STEPPING_STONE], KIND[LENS]
 MODIFIERS = frozenset((K_CAULDRON, K_PRISM, K_HALF))
 NOT_IN_MELDS = frozenset((K_ROD, K_GIFT, K_LENS))
 _ALONE = NOT_IN_MELDS | {K_GO_FIRST, K_CROWN}  # in no meld with another card (but Half Moon)
+_SET_KINDS = frozenset((WILD, K_ECHO, K_CAULDRON, K_HALF))  # beside suited cards
+_RUN_KINDS = frozenset((WILD, K_STONE, K_PRISM, K_CAULDRON, K_HALF))
 MIN_RUN = 2
 
 Key = tuple[int, int, int]
@@ -104,6 +106,18 @@ def joiners(hand: Sequence[int], first: int) -> tuple[int, ...]:
             if k >= WILD or k // NUM_VALUES == suit or abs(k % NUM_VALUES - value) <= spread
         ]
     )
+
+
+def contenders(hand: Sequence[int], top: Key) -> tuple[int, ...]:
+    """The kinds of ``hand`` that can be in a meld beating ``top``, a Set or Run of two or more
+    cards (so many hands share their melds): no Go First or Crown (they go alone), no Prism or
+    Stone in a Set, no Echo in a Run, and no card too low even with the Cauldron's lift."""
+    kind, size, rank2 = top
+    if size < 2:
+        return tuple(hand)
+    least = (rank2 - 1) // 2 + 1  # the least value (Set) or top card (Run) to beat it
+    low, keep = (least - 1, _SET_KINDS) if kind == MATCH else (least - size, _RUN_KINDS)
+    return tuple([k for k in hand if k in keep or (k < WILD and k % NUM_VALUES + MIN_VALUE >= low)])
 
 
 def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
