@@ -13,7 +13,7 @@ Half Moon join a meld without counting toward its size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations, pairwise
+from itertools import accumulate, combinations, pairwise
 
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
@@ -152,15 +152,16 @@ class _Generator:
 
     def __init__(self, hand: Sequence[int], top: Key | None, first: int | None):
         self.top = top
-        # ``first``: a suited kind every meld wanted must hold; it reaches the values ``near``
-        # (Cauldron: +-1), so a run is past it from the value ``past`` on
+        # ``first``: a suited kind every meld wanted must hold; it counts as a value in ``near``
+        # (its own; with the Cauldron +-1), so a run is past it from the value ``past`` on
         self.first = first
         self.near = (MIN_VALUE, MAX_VALUE)
         self.past = MAX_VALUE + 2
         if first is not None:
             value = first % NUM_VALUES + MIN_VALUE
-            self.near = (value - 1, value + 1)
-            self.past = value + 2
+            lift = K_CAULDRON in hand
+            self.near = (value - lift, value + lift)
+            self.past = value + lift + 1
         self.wilds = sum(k == WILD for k in hand)
         self.arts = {k for k in hand if k > WILD}
         self.suited = [k for k in hand if k < WILD]
@@ -244,9 +245,8 @@ class _Generator:
             if not simple:
                 self._special = self._specials(suit)
             base = suit * NUM_VALUES - MIN_VALUE
-            count = [0]  # count[r]: cards of this suit below value r
-            for r in range(MAX_VALUE + 1):
-                count.append(count[-1] + (base + r in held))
+            # count[r]: cards of this suit below value r
+            count = [0, *accumulate([base + r in held for r in range(MAX_VALUE + 1)])]
             for length in lengths:
                 if length > count[-1] + helpers:
                     break
