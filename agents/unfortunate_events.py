@@ -19,6 +19,7 @@ from card_envs.unfortunate_events.rules.deck import (
     BURN,
     EYE,
     NUM_COLOURS,
+    NUM_KINDS,
     PER_COLOUR,
     POE,
     SETS,
@@ -36,6 +37,11 @@ from card_envs.unfortunate_events.rules.state import (
 )
 
 HAND_SIZE, OWED3, OWED4, VICTORIES = 0, 1, 2, 3  # columns of the "seats" piece
+SETS_LAID = 8
+# Cards of each 3-set type, rows in the order of the "laid3" piece's columns.
+SET3_CARDS = np.array(
+    [[s.cards.count(k) for k in range(NUM_KINDS)] for s in SETS if s.size == 3], np.float32
+)
 # How eagerly each kind is discarded when losing it costs no coverage (higher goes first).
 DISCARD_PRIORITY = {POE: 6.0, BURN: 5.0, EYE: 4.0, SNICKET: -1.0, BEATRICE: -3.0}
 WILD_PRIORITY = -2.0
@@ -140,8 +146,9 @@ class HeuristicAgent(Agent):
 
     def _discard(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
         base = self.start["discard"]
-        gone = views["discard"] + views["laid"].sum(axis=0)
-        burnable = views["laid"][1:].any()
+        laid = views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
+        gone = views["discard"] + laid
+        burnable = views["seats"][1:, SETS_LAID].any()
 
         def value(action: int) -> tuple[int, float]:
             kind = action - base

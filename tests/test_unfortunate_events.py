@@ -711,7 +711,9 @@ def test_observation_hides_other_hands_and_the_pile():
     assert views["seats"][1, 0] == sum(state.hands[0])
 
 
-@pytest.mark.parametrize("options", [{"snicket_prompt": "always"}, {"game_end": "centre_empty"}])
+@pytest.mark.parametrize(
+    "options", [{}, {"snicket_prompt": "always"}, {"game_end": "centre_empty"}]
+)
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), num_players=st.integers(2, 6))
 def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players):
@@ -730,6 +732,71 @@ def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players
         env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
     assert steps <= game.max_steps
+
+
+def _views(game: UnfortunateEventsGame, state: UEState, seat: int) -> dict[str, np.ndarray]:
+    encoding = UnfortunateEventsEncoding(game)
+    return encoding.spec.views(encoding.observe(state, seat))
+
+
+@pytest.mark.parametrize("target", [1, 2])
+def test_every_seat_sees_who_olafs_eye_targeted(target):
+    """The Eye resolves within the attacker's step, yet the whole table saw the choice."""
+    game, state = build([["Olaf's Eye", *HAND_A[1:]], HAND_B, FILLER], pile=("Sunny",))
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Olaf's Eye")
+    act(game, state, f"target the player {target} to my left")
+    assert state.phase == DRAW and state.target == NONE
+    for seat in range(3):
+        views = _views(game, state, seat)
+        made, hit = views["seats"][:, 9], views["seats"][:, 10]
+        assert made.tolist() == [int((0 - seat) % 3 == r) for r in range(3)]
+        assert hit.tolist() == [int((target - seat) % 3 == r) for r in range(3)]
+        assert views["last_attack"].tolist() == [1, 0, 0] and views["last_cancelled"] == 0
+
+
+def test_every_seat_sees_a_snicket_cancel_and_the_set_it_saved():
+    game, state = _attack_on_snicket_holder("Burning House")
+    act(game, state, "Snicket: cancel")
+    assert not any(state.known[1])  # the Snicket left the hand: only the new pieces tell
+    views = _views(game, state, 2)
+    assert views["seats"][1, 9] == 1 and views["seats"][2, 10] == 1  # seat 0 hit seat 1
+    assert views["last_attack"].tolist() == [0, 1, 0] and views["last_cancelled"] == 1
+    assert views["last_burn_set"].tolist() == counts_of(
+        SETS[SET_ID["Sunny+Sunny+green wild"]].cards
+    )
+    act(game, state, "draw from the pile")  # seat 1's turn: the memory stays
+    assert _views(game, state, 2)["last_cancelled"] == 1
+
+
+def test_a_new_round_forgets_the_last_attack():
+    game, state = _going_out()
+    state.last_attack = (parse_kinds(["Mr. Poe"])[0], 1, 0, NONE, False)
+    act(game, state, "Victory card from the centre")
+    assert state.round == 1 and state.last_attack is None
+    assert not _views(game, state, 0)["last_attack"].any()
+
+
+def test_each_laid_set_is_observed_not_just_their_cards():
+    """Two tables with the same laid cards but different sets (and so different Burning House
+    choices) must look different."""
+    tables = [
+        ["Violet+Klaus+Sunny", "Violet+Violet+green wild", "Monty+Monty+Josephine+Josephine"],
+        ["Violet+Violet+Violet", "Klaus+Sunny+green wild", "Monty+Monty+Josephine+Josephine"],
+    ]
+    observations = []
+    for table in tables:
+        game, state = build(
+            [HAND_A, ["Stephano", "Stephano", "Bald Man"], FILLER],
+            laid=[[], table, []],
+            poe=(0, 1, 0),  # two Mr. Poes: two of three 3-sets laid, one owed
+        )
+        views = _views(game, state, 0)
+        fours = counts_of(SETS[SET_ID[table[2]]].cards)
+        assert views["laid4"][1].tolist() == fours and not views["laid4"][[0, 2]].any()
+        assert np.flatnonzero(views["laid3"][1]).tolist() == sorted(SET_ID[s] for s in table[:2])
+        observations.append(_views(game, state, 0))
+    assert not np.array_equal(observations[0]["laid3"], observations[1]["laid3"])
 
 
 def test_max_steps_bounds_the_longest_game():

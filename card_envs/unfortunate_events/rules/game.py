@@ -201,6 +201,7 @@ class UnfortunateEventsGame(Game[UEState]):
         state.turn_player = state.actor = (dealer + 1) % n
         state.phase, state.turns = DRAW, 0
         state.pending = state.target = state.burn_set = state.round_winner = NONE
+        state.last_attack = None
 
     # -- whose turn, what is legal ------------------------------------------------------------
     def current_player(self, state: UEState) -> int:
@@ -432,6 +433,7 @@ class UnfortunateEventsGame(Game[UEState]):
     def _cancel(self, state: UEState, rng: np.random.Generator) -> None:
         """Snicket cancels the attack: both cards lie on the discard, the target draws one."""
         target = state.target
+        state.last_attack = (state.pending, state.turn_player, target, state.burn_set, True)
         state.hands[target][SNICKET] -= 1
         if state.known[target][SNICKET]:
             state.known[target][SNICKET] -= 1
@@ -442,6 +444,7 @@ class UnfortunateEventsGame(Game[UEState]):
 
     def _resolve(self, state: UEState, rng: np.random.Generator) -> None:
         target, kind = state.target, state.pending
+        state.last_attack = (kind, state.turn_player, target, state.burn_set, False)
         if kind == EYE:
             state.seen[state.turn_player][target] = list(state.hands[target])
         elif kind == POE:
@@ -523,6 +526,9 @@ class UnfortunateEventsGame(Game[UEState]):
         assert total == list(COPIES), "the 105 playing cards are not conserved"
         assert state.centre + sum(state.victory) == VICTORY_CARDS, "Victory cards not conserved"
         assert state.discard_counts == counts_of(state.discard), "discard counts drifted"
+        for p, laid in enumerate(state.laid):
+            fours = sum(SETS[s].size == 4 for s in laid)
+            assert fours + state.owed4[p] == 1, "a seat owes or has laid exactly one 4-set"
         for p, hand in enumerate(state.hands):
             assert all(k <= h for k, h in zip(state.known[p], hand, strict=True)), "known > hand"
             if state.phase == DRAW and not (state.truncated or state.over):
@@ -531,7 +537,9 @@ class UnfortunateEventsGame(Game[UEState]):
 
     def resample_hidden(self, state: UEState, observer: int, rng: np.random.Generator) -> UEState:
         """Redeal the cards the observer cannot see (other hands beyond their publicly known
-        cards, and the pile) among those places, keeping every hand size."""
+        cards, and the pile) among those places, keeping every hand size. What Olaf's Eye
+        showed the observer is not kept: it is a memory of a past hand (the observation keeps
+        it unchanged), so a redealt hand may differ from it even in cards still held."""
         new = self.clone(state)
         others = [p for p in range(self.num_players) if p != observer]
         pool = list(new.pile)

@@ -46,6 +46,9 @@ class UEState:
     known: list[list[int]] = field(default_factory=list)
     # seen[viewer][seat]: that hand as Olaf's Eye showed it to the viewer this round, or None.
     seen: list[list[list[int] | None]] = field(default_factory=list)
+    # The last attack that was resolved or cancelled this round, public (the attacker names the
+    # target aloud): (kind, attacker, target, burn set or NONE, cancelled), or None.
+    last_attack: tuple[int, int, int, int, bool] | None = None
     round_winner: int = NONE
     over: bool = False
     truncated: bool = False
