@@ -13,7 +13,7 @@ Half Moon join a meld without counting toward its size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import accumulate, combinations, pairwise
+from itertools import combinations, pairwise
 
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
@@ -231,8 +231,11 @@ class _Generator:
         if self.top is not None and self.top[0] != RUN:
             return
         lengths = range(MIN_RUN, NUM_VALUES + 1) if self.top is None else (self.top[1],)
-        present = sorted({k // NUM_VALUES for k in self.suited})
-        spare = [s for s in range(MAX_SUITS) if s not in present][:1]
+        values = [0] * MAX_SUITS  # per suit, the values held as a bitmask
+        for k in self.suited:
+            values[k // NUM_VALUES] |= 1 << (k % NUM_VALUES + MIN_VALUE)
+        present = [s for s in range(MAX_SUITS) if values[s]]
+        spare = [s for s in range(MAX_SUITS) if not values[s]][:1]
         held = self.held
         arts = frozenset(self.arts & _RUN_ARTS)
         simple = not arts & {K_PRISM, K_CAULDRON}
@@ -242,23 +245,25 @@ class _Generator:
             own = self.first // NUM_VALUES
             suits = [t for t in present if t >= own] if K_PRISM in arts else [own]
         for suit in suits:
-            if not simple:
-                self._special = self._specials(suit)
+            mask = values[suit]
+            total = mask.bit_count()
             base = suit * NUM_VALUES - MIN_VALUE
-            # count[r]: cards of this suit below value r
-            count = [0, *accumulate([base + r in held for r in range(MAX_VALUE + 1)])]
+            ready = simple  # the slot table for Prism and Cauldron: built when first needed
             for length in lengths:
-                if length > count[-1] + helpers:
+                if length > total + helpers:
                     break
+                window = (1 << length) - 1
                 first = max(self._lowest(MIN_VALUE + length - 1), self.near[0])
                 for top in range(first, min(MAX_VALUE, self.near[1] + length - 1) + 1):
                     low = top - length + 1
-                    if count[top + 1] - count[low] + helpers < length:
+                    if (mask >> low & window).bit_count() + helpers < length:
                         continue
                     if simple:
                         self._plain_runs(base, low, top)
-                    else:
-                        self._fill(suit, low, top, low, [], held, 0, arts)
+                        continue
+                    if not ready:
+                        self._special, ready = self._specials(suit), True
+                    self._fill(suit, low, top, low, [], held, 0, arts)
 
     def _plain_runs(self, base: int, low: int, top: int) -> None:
         """Runs without Prism or Cauldron: the held cards of the window, less any of them left
