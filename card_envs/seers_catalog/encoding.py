@@ -130,7 +130,7 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
             index += map(self._table.__getitem__, meld.cards)
         index += map(self._aside.__getitem__, state.aside)
         known = state.known[seat]
-        for p, slot in self._known[seat]:
+        for p, slot in self._known[seat] if any(known) else ():
             mask = known[p]  # a subset of p's hand (an invariant of the rules)
             while mask:
                 low = mask & -mask

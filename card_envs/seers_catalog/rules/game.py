@@ -319,9 +319,9 @@ class SeersCatalogGame(Game[SeersState]):
         if state.over:
             return []
         top = state.table[-1].key if state.table else None
-        kinds = tuple([KIND[c] for c in state.hands[state.turn]])
+        kinds = tuple(map(KIND.__getitem__, state.hands[state.turn]))
         if state.pending:
-            prefix = tuple([KIND[c] for c in state.pending])
+            prefix = tuple(map(KIND.__getitem__, state.pending))
             return self._moves(kinds, top, prefix[0]).after(prefix)
         hand = state.hands[state.turn]
         starts = self._first_steps(kinds, top)
@@ -339,6 +339,14 @@ class SeersCatalogGame(Game[SeersState]):
         if LENS in hand:
             actions += [self._lens_base + i for i in others]
         return actions
+
+    def legal_mask(self, state: SeersState) -> np.ndarray:
+        """As the base's, filled through a ``bytearray``: cheaper than numpy's fancy indexing
+        for a few dozen ids, at every step."""
+        mask = bytearray(self._actions.size)
+        for action in self.legal_actions(state):
+            mask[action] = 1
+        return np.frombuffer(mask, np.int8)
 
     def illegal_reason(self, state: SeersState, action: int) -> str | None:
         if state.over:

@@ -130,20 +130,15 @@ def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
         return sorted({k for k in hand if k <= WILD or k in (K_GO_FIRST, K_CROWN)})
     if top[:2] != (MATCH, 1):
         return None
-    half = int(K_HALF in hand)
-    up = int(K_CAULDRON in hand)
-    found = set()
-    for k in hand:
-        if k < WILD:
-            value = min(k % NUM_VALUES + MIN_VALUE + up, MAX_VALUE)
-        elif k == WILD:
-            value = MAX_VALUE
-        elif k == K_CROWN:
-            value = CROWN_VALUE
-        else:
-            continue
-        if 2 * value + half > top[2]:
-            found.add(k)
+    up = K_CAULDRON in hand
+    least = (top[2] - (K_HALF in hand)) // 2 + 1  # the least value that beats it
+    found = [k for k in hand if k < WILD and k % NUM_VALUES + MIN_VALUE + up >= least]
+    if least > MAX_VALUE:
+        found = []
+    if WILD in hand and least <= MAX_VALUE:
+        found.append(WILD)
+    if K_CROWN in hand and least <= CROWN_VALUE:
+        found.append(K_CROWN)
     return sorted(found)
 
 
