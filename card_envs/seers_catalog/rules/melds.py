@@ -202,6 +202,9 @@ class _Generator:
             shifted: list[int | None] = [None]
             if cauldron:
                 shifted += self.by_value.get(value - 1, []) + self.by_value.get(value + 1, [])
+            most = len(naturals) + len(echoes) - 1 + (len(shifted) > 1) + self.wilds
+            if most < (need or 1):
+                continue  # too few cards for a set of this value
             for count in range(len(naturals) + 1 if need is None else min(need, len(naturals)) + 1):
                 for subset in combinations(naturals, count):
                     for echo in echoes:
