@@ -506,3 +506,13 @@ def test_docs_action_example_ids():
     assert "`add 7P` (id 6), `add wild` (61), `play value 7` (74)" in DOC.read_text().replace(
         "\n", " "
     )
+
+
+def test_injected_hands_may_be_lists_of_names():
+    """The docs promise hands "as card strings or codes": a list of names works too."""
+    game = SeersCatalogGame(3)
+    as_text = game.new_game(np.random.default_rng(0), {"hands": ["5P W GoFirst", "6G", "7T"]})
+    as_list = game.new_game(
+        np.random.default_rng(0), {"hands": [["5P", "W", "GoFirst"], ["6G"], ["7T"]]}
+    )
+    assert as_list.hands == as_text.hands

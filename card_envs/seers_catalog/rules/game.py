@@ -239,7 +239,7 @@ class SeersCatalogGame(Game[SeersState]):
             raise ValueError(f'deal must be a dict with "hands": {n} lists of codes or strings')
         hands, wilds = [], WILD_BASE
         for hand in deal["hands"]:
-            codes = parse_cards(hand) if isinstance(hand, str) else [int(c) for c in hand]
+            codes = parse_cards(hand) if _has_names(hand) else [int(c) for c in hand]
             for i, code in enumerate(codes):
                 if WILD_BASE <= code < ARTIFACT_BASE:
                     codes[i], wilds = wilds, wilds + 1
@@ -623,3 +623,8 @@ def describe(key: Key) -> str:
     if kind == RUN:
         return f"(run of {size} to {value})"
     return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
+
+
+def _has_names(hand: Any) -> bool:
+    """A hand given as ``"5P W"`` or ``["5P", "W"]`` rather than as codes."""
+    return isinstance(hand, str) or any(isinstance(card, str) for card in hand)
