@@ -298,7 +298,7 @@ class SeersCatalogGame(Game[SeersState]):
         if top is not None and top[1] > 1:
             key = (contenders(hand, top), top, None)
         else:
-            key = (joiners(hand, first), top, first)
+            key = (joiners(hand, first, top), top, first)
         moves = self._cache.get(key)
         if moves is None:
             if len(self._cache) > CACHE_LIMIT:

@@ -42,6 +42,7 @@ K_ECHO, K_STONE, K_LENS = KIND[ECHO], KIND[STEPPING_STONE], KIND[LENS]
 MODIFIERS = frozenset((K_CAULDRON, K_PRISM, K_HALF))
 NOT_IN_MELDS = frozenset((K_ROD, K_GIFT, K_LENS))
 _ALONE = NOT_IN_MELDS | {K_GO_FIRST, K_CROWN}  # in no meld with another card (but Half Moon)
+_LIFTS = frozenset((K_CAULDRON, K_HALF))  # all that may join a Single
 _SET_KINDS = frozenset((WILD, K_ECHO, K_CAULDRON, K_HALF))  # beside suited cards
 _RUN_KINDS = frozenset((WILD, K_STONE, K_PRISM, K_CAULDRON, K_HALF))
 MIN_RUN = 2
@@ -87,11 +88,14 @@ def plays_from(hand: Sequence[int], first: int, top: Key | None) -> Plays:
     return legal_plays(joiners(hand, first), top, focus=True)
 
 
-def joiners(hand: Sequence[int], first: int) -> tuple[int, ...]:
-    """The kinds of ``hand`` that can be in a meld whose lowest kind is ``first``: far fewer
-    than the hand (so many hands share them). A suited card sets with cards within one value
-    (with the Cauldron) and runs in its suit (any suit with the Prism); Go First and Crown
-    take only Half Moon."""
+def joiners(hand: Sequence[int], first: int, top: Key | None = None) -> tuple[int, ...]:
+    """The kinds of ``hand`` that can be in a meld beating ``top`` whose lowest kind is
+    ``first``: far fewer than the hand (so many hands share them). A suited card sets with cards
+    within one value (with the Cauldron) and runs in its suit (any suit with the Prism); Go
+    First and Crown take only Half Moon; on a Single, a single card takes only the Cauldron
+    and Half Moon."""
+    if top is not None and top[1] == 1:
+        return tuple([k for k in hand if k == first or k in _LIFTS])
     if first in (K_GO_FIRST, K_CROWN):
         return tuple([k for k in hand if k in (first, K_HALF)])
     rest = [k for k in hand if k >= first and k not in _ALONE]
