@@ -288,7 +288,11 @@ class _Generator:
         (only those whose artifacts the hand holds: the others could never be placed)."""
         table: list[list[tuple[int, frozenset[int]]]] = [[] for _ in range(MAX_VALUE + 2)]
         prism, cauldron = K_PRISM in self.arts, K_CAULDRON in self.arts
-        for card in self.suited:
+        suited = self.suited
+        if self.first is not None and self.first // NUM_VALUES != suit:
+            # the first card needs the Prism here, so no other card of another suit fits
+            suited = [k for k in suited if k == self.first or k // NUM_VALUES == suit]
+        for card in suited:
             value, own = card % NUM_VALUES + MIN_VALUE, card // NUM_VALUES == suit
             if not own and prism:
                 table[value].append((card, _PRISM))
