@@ -116,7 +116,8 @@ class HeuristicAgent(Agent):
     # -- decisions ----------------------------------------------------------------------------
     def _colour(self, views, rack: list[int], legal: list[int]) -> int:
         """The deck whose unseen cards my rack is most likely to meet, by points."""
-        seen = views["public"] + views["open_discards"] + views["stacks"].sum(axis=0)
+        seen = views["public"] + views["open_discards"] + views["my_discards"]
+        seen = seen + views["stacks"].sum(axis=0)
 
         def expected(colour: int) -> float:
             unseen = [g.id for g in self.goals if g.colour_index == colour and not seen[g.id]]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from card_envs import sequitur_v0
 from card_envs.core.errors import IllegalActionError
+from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.goals import COLOURS, POINTS, load_goals
 from card_envs.sequitur.rules import (
     ACTION,
@@ -22,6 +23,7 @@ from card_envs.sequitur.rules import (
     BLANK_LETTER,
     CLAIM,
     CLAIM_GOAL,
+    COLOUR,
     EMPTY,
     GOAL,
     KEEP,
@@ -494,6 +496,75 @@ def test_three_rounds_then_most_goal_points_wins_and_ties_share():
     assert state.round == NUM_ROUNDS
     state.totals, state.stacks = [3, 3], [[0], [1]]
     assert game.winners(state) == [0, 1]
+
+
+# -- observation
+
+
+def observe_views(game: SequiturGame, state, seat: int) -> dict[str, np.ndarray]:
+    encoding = SequiturEncoding(game)
+    return encoding.spec.views(encoding.observe(state, seat))
+
+
+def test_my_face_down_discards_are_observed_by_me_only():
+    game = GAME
+    state = game.new_game(rng())
+    play_until(game, state, lambda s: s.phase == GOAL)
+    discarded = state.drawn[0]
+    act(game, state, "discard")
+    assert observe_views(game, state, 0)["my_discards"][discarded] == 1
+    assert not observe_views(game, state, 1)["my_discards"].any()
+    solo = SOLO.new_game(rng())
+    act(SOLO, solo, "secret goal red")
+    other = solo.drawn[1]
+    act(SOLO, solo, "keep drawn goal 0")
+    assert list(np.flatnonzero(observe_views(SOLO, solo, 0)["my_discards"])) == [other]
+
+
+def test_failed_secret_goal_is_among_my_discards():
+    game, state = GAME, at_spelling(GAME)
+    goals = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    secret = state.secret[0] = goals["2 vowels in a row"]
+    state.decks[2].remove(secret)
+    set_rack(state, 0, "cat")
+    act(game, state, spell_name([0, 1, 2]))
+    play_until(game, state, lambda s: s.phase != SPELL)
+    assert secret in state.discards[2]
+    assert observe_views(game, state, 0)["my_discards"][secret] == 1
+    assert observe_views(game, state, 1)["my_discards"][secret] == 0
+
+
+def test_deck_sizes_count_the_goal_cards_left_in_each_deck_as_each_step_ends():
+    """Mid-step the counts stay as the step began: a drop in one deck during setup would show
+    another seat's secret goal colour before the step ends."""
+    game, r = SequiturGame(4), rng(5)
+    state = game.new_game(r)
+    while state.phase != OVER:
+        views = observe_views(game, state, state.actor)
+        shown = list(views["deck_sizes"].argmax(axis=1))
+        assert views["deck_sizes"].sum() == len(COLOURS)
+        assert shown == state.shown_deck_sizes
+        if state.phase == SETUP and state.actor == 0 and state.decision == COLOUR:
+            assert shown == [len(deck) for deck in state.decks]
+        game.apply(state, game.legal_actions(state)[-1], r)
+    state = game.new_game(rng(1))
+    before = observe_views(game, state, 1)["deck_sizes"]
+    act(game, state, "secret goal red")
+    assert np.array_equal(observe_views(game, state, 1)["deck_sizes"], before)
+    assert len(state.decks[0]) == 23
+    play_until(game, state, lambda s: s.phase == GOAL)
+    assert observe_views(game, state, 1)["deck_sizes"][0].argmax() == len(state.decks[0]) + 1
+
+
+def test_meets_shows_only_goals_still_face_up():
+    game = SequiturGame(3)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    public = [ids["at least 5 letters"], ids["S last"], ids["a vowel first"]]
+    state = _claims_state(game, ["houses", "ants", "apes"], [7, 9, 5], public)
+    assert observe_views(game, state, 0)["meets"][0, ids["S last"]] == 1  # "houses" meets it
+    act(game, state, f"claim goal #{ids['S last']}")  # seat 1 takes it
+    for seat in range(3):
+        assert not observe_views(game, state, seat)["meets"][:, ids["S last"]].any()
 
 
 # -- solo

@@ -2,7 +2,8 @@
 
 Racks are public, but during a simultaneous step other seats are shown as they were when the step
 began (``shown_racks``), so nobody sees another player's choices before the step ends. Secret
-goals, face-down public goals, drawn goal cards, a ball being placed and the bag are private.
+goals, face-down public goals, drawn goal cards, a ball being placed and the bag are private; a
+seat's own face-down discards are known to it (``my_discards``) and hidden from the others.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
     def __init__(self, game: SequiturGame):
         super().__init__(game)
         self._colours = [card.colour_index for card in game.goals]
+        sizes, width = self.spec.offsets["deck_sizes"], max(self._colour_counts()) + 1
+        self._deck_sizes = [sizes + c * width for c in range(len(COLOURS))]  # + cards left
         n = game.num_players
         self._at = [self._seat_table(rel) for rel in range(n)]
         self._seat_tables = [[self._at[(p - seat) % n] for p in range(n)] for seat in range(n)]
@@ -100,6 +103,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
     def build_spec(self) -> ObsSpec:
         n, goals = self.game.num_players, len(self.game.goals)
         max_total = sum(card.points for card in self.game.goals)
+        per_colour = max(self._colour_counts())
         return ObsSpec(
             [
                 Piece("phase", (len(PHASES),), "one-hot step: " + ", ".join(PHASES)),
@@ -119,6 +123,18 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
                 Piece("public", (goals,), "face-up public goals on the table"),
                 Piece("open_discards", (goals,), "unclaimed public goals discarded face up"),
                 Piece(
+                    "my_discards",
+                    (goals,),
+                    "goal cards I discarded face down (a goal draw, a failed secret goal, solo's "
+                    "other card), until their deck is reshuffled from its discards",
+                ),
+                Piece(
+                    "deck_sizes",
+                    (len(COLOURS), per_colour + 1),
+                    f"goal cards left in each deck (red, yellow, green), one-hot 0..{per_colour}, "
+                    "as of the last step's end",
+                ),
+                Piece(
                     "secret_colour",
                     (n, len(COLOURS)),
                     "each relative seat's secret goal colour (card backs, shown after setup)",
@@ -134,7 +150,11 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
                     "each relative seat's spelled word, letter by letter (mine once spelled)",
                 ),
                 Piece("word_scores", (n,), "word scores, as the words", high=MAX_WORD_SCORE),
-                Piece("meets", (n, goals), "public goals each relative seat's word meets (claims)"),
+                Piece(
+                    "meets",
+                    (n, goals),
+                    "claiming: face-up public goals each relative seat's word meets",
+                ),
                 Piece("claim_order", (n, n), "claiming: each relative seat's place in the order"),
                 Piece(
                     "spelling",
@@ -144,6 +164,11 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
                 Piece("blank_letter", (len(ALPHABET),), "the letter I named for the blank"),
             ]
         )
+
+    def _colour_counts(self) -> list[int]:
+        """Goal cards of each colour in the deck (a custom deck may be small)."""
+        colours = [card.colour_index for card in self.game.goals]
+        return [colours.count(c) for c in range(len(COLOURS))]
 
     def entries(self, state: SequiturState, seat: int) -> tuple[list[int], list[float]]:
         ones: list[int] = []
@@ -181,6 +206,10 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
             ones += [at["public"] + g for g in state.public]
         if state.open_discards:
             ones += [at["open_discards"] + g for g in state.open_discards]
+        if state.own_discards[seat]:
+            start = at["my_discards"]
+            ones += [start + g for g in state.own_discards[seat]]
+        ones += map(int.__add__, self._deck_sizes, state.shown_deck_sizes)
         self._sides(state, seat, ones, values)
         if phase == CLAIM:
             start = at["claim_order"]
@@ -190,6 +219,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         """Each seat's public side: the observer's own in full, the others' as of the last step's
         end (one loop over plain lists, as this runs for every seat at every step)."""
         n, colours, claim = self.game.num_players, self._colours, state.phase == CLAIM
+        public = state.public
         racks, used = list(state.shown_racks), list(state.shown_used)
         racks[seat], used[seat] = state.racks[seat], state.used[seat]
         words = state.words if state.words_shown else [""] * n
@@ -216,7 +246,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
                 ones += at.words.get(words[p]) or at.word_ones(words[p])
                 values.append((at.word_score, state.scores[p]))
             if claim:
-                ones += [at.meets + g for g in state.meets[p]]
+                ones += [at.meets + g for g in state.meets[p] if g in public]
 
     def _private(self, state: SequiturState, ones: list[int]) -> None:
         """The actor's pending draws and half-made spelling."""

@@ -5,8 +5,9 @@ rounds of: draw 5 balls and a secret goal, place 3 more balls on either end; red
 goal steps (keep one face down as a public goal or discard it), each followed by an action step
 (play one of five Sequitur cards or pass); spell one word from the rack; claim public goals in
 word-score order. Simultaneous steps run in seat order and nobody sees another player's choices in
-a step until it ends: other seats observe ``shown_racks`` / ``shown_used`` / ``shown_secret``,
-copies refreshed at each step's end.
+a step until it ends: other seats observe ``shown_racks`` / ``shown_used`` / ``shown_secret`` /
+``shown_deck_sizes`` (a secret goal's draw would show its colour), copies refreshed at each
+step's end.
 """
 
 from __future__ import annotations
@@ -201,7 +202,9 @@ class SequiturState:
     decks: list[list[int]] = field(default_factory=list)  # per colour, drawn from the end
     discards: list[list[int]] = field(default_factory=list)  # face down, per colour
     discarder: dict[int, int] = field(default_factory=dict)  # face-down goal -> seat
+    own_discards: list[list[int]] = field(default_factory=list)  # per seat, the same cards
     open_discards: list[int] = field(default_factory=list)  # unclaimed public goals, face up
+    shown_deck_sizes: list[int] = field(default_factory=list)  # as of the last step's end
     drawn: list[int] = field(default_factory=list)  # goal cards the actor must keep or discard
     secret: list[int] = field(default_factory=list)
     shown_secret: list[bool] = field(default_factory=list)  # its colour is visible to all
@@ -279,6 +282,7 @@ class SequiturGame(Game[SequiturState]):
         name, goal ids drawn next, in order)."""
         n = self.num_players
         state = SequiturState(num_players=n, stacks=[[] for _ in range(n)], totals=[0] * n)
+        state.own_discards = [[] for _ in range(n)]
         for colour in range(len(COLOURS)):
             ids = self._ids_of[colour]
             state.decks.append([ids[i] for i in rng.permutation(len(ids))])
@@ -316,6 +320,7 @@ class SequiturGame(Game[SequiturState]):
         state.words, state.word_balls, state.scores = [""] * n, [[] for _ in range(n)], [0] * n
         state.words_shown, state.claim_order, state.meets = False, [], [[] for _ in range(n)]
         state.public = []
+        state.shown_deck_sizes = [len(deck) for deck in state.decks]
         self._begin_phase(state, SETUP, rng)
 
     def _injected_bag(self, bag: list[int], deal: dict[str, Any]) -> list[int]:
@@ -541,8 +546,7 @@ class SequiturGame(Game[SequiturState]):
         kept = state.drawn[k] if block == "keep" else EMPTY
         for g in state.drawn:
             if g != kept:
-                state.discards[self._colour_of[g]].append(g)
-                state.discarder[g] = actor
+                self._discard(state, g, actor)
         state.drawn = []
         if state.phase == GOAL:
             state.kept[actor] = kept
@@ -557,6 +561,12 @@ class SequiturGame(Game[SequiturState]):
         state.ball = state.bag.pop()
         state.decision = PLACE
 
+    def _discard(self, state: SequiturState, goal: int, seat: int) -> None:
+        """``seat`` discards ``goal`` face down (it alone knows the card)."""
+        state.discards[self._colour_of[goal]].append(goal)
+        state.discarder[goal] = seat
+        state.own_discards[seat].append(goal)
+
     def _draw_goal(self, state: SequiturState, colour: int, rng: np.random.Generator) -> int:
         """Top card of a colour's deck; an empty deck is refilled from its shuffled discards."""
         deck = state.decks[colour]
@@ -564,7 +574,7 @@ class SequiturGame(Game[SequiturState]):
             opened = [g for g in state.open_discards if self._colour_of[g] == colour]
             pool = state.discards[colour] + opened
             for g in state.discards[colour]:
-                del state.discarder[g]
+                state.own_discards[state.discarder.pop(g)].remove(g)
             state.discards[colour] = []
             state.open_discards = [g for g in state.open_discards if g not in opened]
             deck.extend(pool[i] for i in rng.permutation(len(pool)))
@@ -675,6 +685,7 @@ class SequiturGame(Game[SequiturState]):
         state.shown_racks = list(map(list, state.racks))
         state.shown_used = list(map(list, state.used))
         state.shown_secret = [g != EMPTY for g in state.secret]
+        state.shown_deck_sizes = [len(deck) for deck in state.decks]
         state.public.extend(g for g in state.kept if g != EMPTY)
         state.kept = [EMPTY] * self.num_players
         phase = state.phase
@@ -702,8 +713,7 @@ class SequiturGame(Game[SequiturState]):
             if word and self.goals[goal].met_by(word, self.dictionary):
                 self._stack(state, seat, goal)
             else:
-                state.discards[self._colour_of[goal]].append(goal)
-                state.discarder[goal] = seat
+                self._discard(state, goal, seat)
         state.secret = [EMPTY] * self.num_players
         tiebreak = rng.permutation(self.num_players).tolist()
         spellers = [p for p in range(self.num_players) if state.words[p]]
@@ -766,6 +776,10 @@ class SequiturGame(Game[SequiturState]):
         goals = sorted(g for g in places if g != EMPTY)
         assert goals == list(range(len(self.goals))), "the goal cards are not conserved"
         assert set(state.discarder) == {g for d in state.discards for g in d}, "face-down owners"
+        owned = [
+            sorted(g for g, p in state.discarder.items() if p == s) for s in range(self.num_players)
+        ]
+        assert [sorted(cards) for cards in state.own_discards] == owned, "own discards"
         for seat, stack in enumerate(state.stacks):
             assert state.totals[seat] == sum(self.goals[g].points for g in stack), "totals"
         assert all(len(rack) <= MAX_RACK for rack in state.racks), "rack overflow"
@@ -791,6 +805,9 @@ class SequiturGame(Game[SequiturState]):
         new.discarder = {
             g: owners[c][i] for c, pile in enumerate(new.discards) for i, g in enumerate(pile)
         }
+        new.own_discards = [[] for _ in range(self.num_players)]
+        for g, seat in new.discarder.items():
+            new.own_discards[seat].append(g)
         return new
 
     def _hidden_goal_slots(
