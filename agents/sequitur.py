@@ -5,7 +5,7 @@ public goals, its own face-down goal) plus a little for the word score (claim pr
 the number of words the rack can spell (room to improve). Placements and Sequitur cards take the
 rack with the best value (Extend when no move helps: an extra ball never hurts); goal cards are
 kept when a word of the rack already meets them; the spelling is the best word; claims take the
-most points first.
+most points first (never passing: a claim only gains points).
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ class HeuristicAgent(Agent):
         if decision in (DECISIONS.index("blank"), Q_MODE):
             return self._sub_choice(decision, legal)
         if decision == CLAIM_GOAL:
-            return max(legal, key=lambda a: self._claim_value(views, a - self.start["claim"]))
+            claims = [a for a in legal if a >= self.start["claim"]]
+            return max(claims, key=lambda a: self._claim_value(views, a - self.start["claim"]))
         return self._card(rack, targets, legal)
 
     # -- values -------------------------------------------------------------------------------

@@ -498,6 +498,59 @@ def test_three_rounds_then_most_goal_points_wins_and_ties_share():
     assert game.winners(state) == [0, 1]
 
 
+def test_claiming_is_forced_by_default():
+    game = SequiturGame(3)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    state = _claims_state(game, ["cats", "dogs", "ants"], [5, 6, 4], [ids["S last"]])
+    assert game.legal_actions(state) == [game.start["claim"] + ids["S last"]]
+    assert "choose claim" in game.illegal_reason(state, game.start["pass"])
+    with pytest.raises(ValueError, match="claim_pass"):
+        SequiturGame(3, claim_pass="yes")
+
+
+def test_claim_pass_option_lets_a_player_stop_claiming_for_the_round():
+    """The rulebook's literal "claim at most one goal": a claim turn also offers pass, and a
+    player who passes is skipped for the rest of the round, so the claims still end."""
+    game = SequiturGame(3, claim_pass=True)
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    public = [ids["at least 5 letters"], ids["S last"], ids["a vowel first"]]
+    state = _claims_state(game, ["houses", "ants", "apes"], [7, 9, 5], public)
+    assert state.claim_order == [1, 0, 2] and state.actor == 1
+    claims = [game.start["claim"] + g for g in sorted([ids["S last"], ids["a vowel first"]])]
+    assert game.legal_actions(state) == [game.start["pass"], *claims]
+    act(game, state, "pass")
+    assert state.actor == 0 and state.claim_passed == [False, True, False]
+    views = observe_views(game, state, 0)
+    assert list(views["claim_passed"]) == [0, 1, 0]  # seat 1 is the observer's left
+    act(game, state, f"claim goal #{ids['at least 5 letters']}")
+    act(game, state, f"claim goal #{ids['a vowel first']}")
+    assert state.actor == 0  # seat 1 still meets "S last", but it passed: skipped
+    act(game, state, f"claim goal #{ids['S last']}")
+    assert state.phase == SETUP and state.round == 1 and [len(s) for s in state.stacks] == [2, 0, 1]
+    assert state.claim_passed == [False, False, False]  # claiming resumes next round
+    assert game.max_steps == SequiturGame(3).max_steps + NUM_ROUNDS * 3
+
+
+def test_claim_pass_random_play_is_exact_and_ends():
+    for players, seed in itertools.product((2, 3, 5), range(4)):
+        game, r = SequiturGame(players, claim_pass=True), rng(seed)
+        state, steps, passes = game.new_game(r), 0, 0
+        while state.phase != OVER:
+            game.check_invariants(state)
+            legal = game.legal_actions(state)
+            assert list(np.flatnonzero(game.legal_mask(state))) == legal
+            if state.phase == CLAIM:
+                detector = [
+                    a for a in range(game.actions.size) if game.illegal_reason(state, a) is None
+                ]
+                assert detector == legal
+                passes += legal[0] == game.start["pass"]
+            game.apply(state, legal[r.integers(len(legal))], r)
+            steps += 1
+        assert steps <= game.max_steps
+    assert passes
+
+
 # -- observation
 
 

@@ -157,6 +157,12 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
                 ),
                 Piece("claim_order", (n, n), "claiming: each relative seat's place in the order"),
                 Piece(
+                    "claim_passed",
+                    (n,),
+                    "claiming: relative seats that passed and claim nothing more this round "
+                    "(only with claim_pass)",
+                ),
+                Piece(
                     "spelling",
                     (MAX_SLOTS + 2,),
                     "my chosen spelling while naming the blank/Q: kept slots, then direction",
@@ -214,6 +220,9 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         if phase == CLAIM:
             start = at["claim_order"]
             ones += [start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order)]
+            if any(state.claim_passed):
+                start = at["claim_passed"]
+                ones += [start + (p - seat) % n for p in range(n) if state.claim_passed[p]]
 
     def _sides(self, state: SequiturState, seat: int, ones: list, values: list) -> None:
         """Each seat's public side: the observer's own in full, the others' as of the last step's

@@ -12,7 +12,8 @@ from card_envs.sequitur.rules import SequiturGame
 class raw_env(CardEnv):
     """Sequitur, 1-5 players (default 4). Options: ``dictionary`` (a word-list file, one word a
     line, or a collection of words; default the bundled SCOWL list), ``goals`` (a goal-card JSON
-    file or a list of card dicts; default the bundled 72 cards), ``reward_mode`` (``"win"`` or
+    file or a list of card dicts; default the bundled 72 cards), ``claim_pass`` (``True``: a claim
+    turn also offers ``pass``; default ``False``, claiming is forced), ``reward_mode`` (``"win"`` or
     ``"score"``; use ``"score"`` for solo), ``render_mode`` (``"ansi"``/``"human"``)."""
 
     game_class = SequiturGame

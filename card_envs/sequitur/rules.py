@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game
+from card_envs.core.game import Game, check_option
 from card_envs.core.spec import ActionBlock, ActionSpec
 from card_envs.sequitur.goals import COLOURS, GoalCard, load_goals
 from card_envs.sequitur.words import (
@@ -131,7 +131,12 @@ _BLOCKS = (
         "place the drawn ball on this end of the rack",
         "end = id - start (0 left, 1 right)",
     ),
-    ("pass", 1, "play no Sequitur card this action step", "-"),
+    (
+        "pass",
+        1,
+        "play no Sequitur card this action step (with claim_pass: claim nothing more this round)",
+        "-",
+    ),
     (
         "move_inside",
         2 * INSIDE_SPOTS,
@@ -220,6 +225,7 @@ class SequiturState:
     words_shown: bool = False
     claim_order: list[int] = field(default_factory=list)
     claim_pos: int = 0
+    claim_passed: list[bool] = field(default_factory=list)  # stopped claiming this round
     meets: list[list[int]] = field(default_factory=list)  # public goals each word meets
     stacks: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
@@ -237,8 +243,11 @@ class SequiturGame(Game[SequiturState]):
         num_players: int = DEFAULT_PLAYERS,
         dictionary: str | Path | Any = None,
         goals: str | Path | Any = None,
+        claim_pass: bool = False,
     ):
         super().__init__(num_players)
+        check_option("claim_pass", claim_pass, (False, True))
+        self.claim_pass = claim_pass
         try:
             self.dictionary: Dictionary = load_dictionary(dictionary)
         except (TypeError, ValueError, OSError) as error:
@@ -253,6 +262,9 @@ class SequiturGame(Game[SequiturState]):
             ActionBlock("claim", len(self.goals), "claim this public goal", "goal id = id - start")
         )
         self._decoded = tuple((b.name, k) for b in blocks for k in range(b.size))
+        self._decision_blocks = dict(_DECISION_BLOCKS)
+        if claim_pass:
+            self._decision_blocks[CLAIM_GOAL] = ("claim", "pass")
         self._actions = ActionSpec(blocks, self._action_name)
         self.start = self._actions.start
         # colour of each goal card (a property is slow on the hot path), and each colour's ids
@@ -271,8 +283,9 @@ class SequiturGame(Game[SequiturState]):
     @property
     def max_steps(self) -> int:
         """Per round and player: colour (+ solo keep) and 3 placements, 3 goal decisions, 3
-        action steps (+ 1 Extend placement), 3 spelling choices; plus one claim per public goal."""
-        per_player = 1 + self.solo + PLACED_BALLS + 3 + 3 + 1 + 3
+        action steps (+ 1 Extend placement), 3 spelling choices; plus one claim per public goal
+        (and, with ``claim_pass``, one pass)."""
+        per_player = 1 + self.solo + PLACED_BALLS + 3 + 3 + 1 + 3 + self.claim_pass
         return NUM_ROUNDS * self.num_players * (per_player + len(COLOURS))
 
     # -- dealing ------------------------------------------------------------------------------
@@ -319,7 +332,7 @@ class SequiturGame(Game[SequiturState]):
         state.shown_secret = [False] * n
         state.words, state.word_balls, state.scores = [""] * n, [[] for _ in range(n)], [0] * n
         state.words_shown, state.claim_order, state.meets = False, [], [[] for _ in range(n)]
-        state.public = []
+        state.public, state.claim_passed = [], [False] * n
         state.shown_deck_sizes = [len(deck) for deck in state.decks]
         self._begin_phase(state, SETUP, rng)
 
@@ -355,7 +368,10 @@ class SequiturGame(Game[SequiturState]):
         if decision == CARD:
             return self._card_actions(state)
         if decision == CLAIM_GOAL:
-            return sorted(start["claim"] + g for g in state.meets[state.actor] if g in state.public)
+            claims = sorted(
+                start["claim"] + g for g in state.meets[state.actor] if g in state.public
+            )
+            return [start["pass"], *claims] if self.claim_pass else claims
         spellings = self._spellings(state.racks[state.actor])
         if decision == SPELL_KEEP:
             if not spellings:
@@ -442,7 +458,7 @@ class SequiturGame(Game[SequiturState]):
         if not 0 <= action < self._actions.size:
             return f"no such action (ids 0..{self._actions.size - 1})"
         block, k = self._decode(action)
-        expected = _DECISION_BLOCKS[state.decision]
+        expected = self._decision_blocks[state.decision]
         if block not in expected:
             return f"now choose {DECISIONS[state.decision]} ({', '.join(expected)}), not {block}"
         rack = state.racks[state.actor]
@@ -526,8 +542,11 @@ class SequiturGame(Game[SequiturState]):
         elif decision == CARD:
             self._play_card(state, block, k, rng)
         elif decision == CLAIM_GOAL:
-            state.public.remove(k)
-            self._stack(state, state.actor, k)
+            if block == "pass":
+                state.claim_passed[state.actor] = True
+            else:
+                state.public.remove(k)
+                self._stack(state, state.actor, k)
             self._next_claimant(state, state.claim_pos + 1, rng)
         else:
             self._apply_spelling(state, block, k, rng)
@@ -727,12 +746,13 @@ class SequiturGame(Game[SequiturState]):
         self._next_claimant(state, 0, rng)
 
     def _next_claimant(self, state: SequiturState, start: int, rng: np.random.Generator) -> None:
-        """The next player in claim order who can claim a goal; the round ends when none can."""
+        """The next player in claim order who can claim a goal (and has not passed); the round
+        ends when none can."""
         order = state.claim_order
         for step in range(len(order)):
             pos = (start + step) % len(order)
             seat = order[pos]
-            if any(g in state.public for g in state.meets[seat]):
+            if not state.claim_passed[seat] and any(g in state.public for g in state.meets[seat]):
                 state.actor, state.claim_pos, state.decision = seat, pos, CLAIM_GOAL
                 return
         self._end_round(state, rng)
