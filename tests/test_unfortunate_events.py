@@ -8,6 +8,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
+from helpers import random_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -809,7 +810,7 @@ def test_fast_observation_equals_the_piece_by_piece_one():
     env = make("unfortunate_events_v0", num_players=5, turn_cap=400)
     env.reset(seed=2)
     encoding, turns = env.encoding, 0
-    for steps, action in enumerate(_random_actions(env, seed=2)):
+    for steps, action in enumerate(random_steps(env, 2)):
         turns = max(turns, env.state.turns)
         if steps % 5 == 0:
             for seat in range(5):
@@ -820,23 +821,12 @@ def test_fast_observation_equals_the_piece_by_piece_one():
     assert turns > 255
 
 
-def _random_actions(env, seed: int):
-    rng = np.random.default_rng(seed)
-    for _agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        yield int(legal[rng.integers(len(legal))])
-
-
 def test_golden_seeded_random_game():
     """A regression anchor: seed 8, three players, random legal moves from the same seed."""
     env = make("unfortunate_events_v0", num_players=3)
     env.reset(seed=8)
     played = []
-    for action in _random_actions(env, seed=8):
+    for action in random_steps(env, 8):
         env.step(action)
         played.append(action)
     state = env.state
@@ -855,7 +845,7 @@ def test_golden_seeded_random_game():
 def test_resampling_keeps_what_is_known_and_conserves_cards(seed, observer, cut):
     env = make("unfortunate_events_v0", num_players=4)
     env.reset(seed=seed)
-    for _, action in zip(range(cut), _random_actions(env, seed), strict=False):
+    for _, action in zip(range(cut), random_steps(env, seed), strict=False):
         env.step(action)
     game, state = env.game, env.state
     other = game.resample_hidden(state, observer, np.random.default_rng(seed))
