@@ -596,7 +596,7 @@ def test_deck_sizes_count_the_goal_cards_left_in_each_deck_as_each_step_ends():
         views = observe_views(game, state, state.actor)
         shown = list(views["deck_sizes"].argmax(axis=1))
         assert views["deck_sizes"].sum() == len(COLOURS)
-        assert shown == state.shown_deck_sizes
+        assert tuple(shown) == state.shown_deck_sizes
         if state.phase == SETUP and state.actor == 0 and state.decision == COLOUR:
             assert shown == [len(deck) for deck in state.decks]
         game.apply(state, game.legal_actions(state)[-1], r)

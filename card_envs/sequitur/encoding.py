@@ -73,6 +73,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         self._colours = [card.colour_index for card in game.goals]
         sizes, width = self.spec.offsets["deck_sizes"], max(self._colour_counts()) + 1
         self._deck_sizes = [sizes + c * width for c in range(len(COLOURS))]  # + cards left
+        self._deck_ones: dict[tuple[int, ...], list[int]] = {}  # by shown deck sizes
         n = game.num_players
         self._at = [self._seat_table(rel) for rel in range(n)]
         self._seat_tables = [[self._at[(p - seat) % n] for p in range(n)] for seat in range(n)]
@@ -176,6 +177,13 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         colours = [card.colour_index for card in self.game.goals]
         return [colours.count(c) for c in range(len(COLOURS))]
 
+    def _deck_size_ones(self, sizes: tuple[int, ...]) -> list[int]:
+        """Flat indices of the deck sizes (cached: they change only when a step ends)."""
+        if len(self._deck_ones) > CACHE_LIMIT:
+            self._deck_ones.clear()
+        found = self._deck_ones[sizes] = list(map(int.__add__, self._deck_sizes, sizes))
+        return found
+
     def entries(self, state: SequiturState, seat: int) -> tuple[list[int], list[float]]:
         ones: list[int] = []
         values: list[tuple[int, int]] = []
@@ -215,7 +223,8 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         if state.own_discards[seat]:
             start = at["my_discards"]
             ones += [start + g for g in state.own_discards[seat]]
-        ones += map(int.__add__, self._deck_sizes, state.shown_deck_sizes)
+        sizes = state.shown_deck_sizes
+        ones += self._deck_ones.get(sizes) or self._deck_size_ones(sizes)
         self._sides(state, seat, ones, values)
         if phase == CLAIM:
             start = at["claim_order"]

@@ -209,7 +209,7 @@ class SequiturState:
     discarder: dict[int, int] = field(default_factory=dict)  # face-down goal -> seat
     own_discards: list[list[int]] = field(default_factory=list)  # per seat, the same cards
     open_discards: list[int] = field(default_factory=list)  # unclaimed public goals, face up
-    shown_deck_sizes: list[int] = field(default_factory=list)  # as of the last step's end
+    shown_deck_sizes: tuple[int, ...] = ()  # as of the last step's end
     drawn: list[int] = field(default_factory=list)  # goal cards the actor must keep or discard
     secret: list[int] = field(default_factory=list)
     shown_secret: list[bool] = field(default_factory=list)  # its colour is visible to all
@@ -333,7 +333,7 @@ class SequiturGame(Game[SequiturState]):
         state.words, state.word_balls, state.scores = [""] * n, [[] for _ in range(n)], [0] * n
         state.words_shown, state.claim_order, state.meets = False, [], [[] for _ in range(n)]
         state.public, state.claim_passed = [], [False] * n
-        state.shown_deck_sizes = [len(deck) for deck in state.decks]
+        state.shown_deck_sizes = tuple(map(len, state.decks))
         self._begin_phase(state, SETUP, rng)
 
     def _injected_bag(self, bag: list[int], deal: dict[str, Any]) -> list[int]:
@@ -704,7 +704,7 @@ class SequiturGame(Game[SequiturState]):
         state.shown_racks = list(map(list, state.racks))
         state.shown_used = list(map(list, state.used))
         state.shown_secret = [g != EMPTY for g in state.secret]
-        state.shown_deck_sizes = [len(deck) for deck in state.decks]
+        state.shown_deck_sizes = tuple(map(len, state.decks))
         state.public.extend(g for g in state.kept if g != EMPTY)
         state.kept = [EMPTY] * self.num_players
         phase = state.phase
