@@ -94,6 +94,11 @@ class SeersState:
     aside: list[int] = field(default_factory=list)  # put aside this round, face up
     pending: list[int] = field(default_factory=list)  # codes chosen for the meld being built
     stuck: int = 0  # seers in a row who could not lead
+    # public history of this round (a new round starts empty): (seat, artifact code) for every
+    # artifact played face up (twice if a Rod pick-up let it be played again), and (user,
+    # target) for every Lens look (what it showed is in ``known``, the looker's alone)
+    artifacts_played: list[tuple[int, int]] = field(default_factory=list)
+    lens_looks: list[tuple[int, int]] = field(default_factory=list)
     over: bool = False
 
 
@@ -433,6 +438,8 @@ class SeersCatalogGame(Game[SeersState]):
         seat, cards = state.turn, state.pending
         kinds = [KIND[c] for c in cards]
         state.table.append(Meld(seat, cards, meld_key(kinds, finish)))
+        if cards[-1] >= ARTIFACT_BASE:  # built in ascending kind order: artifacts come last
+            state.artifacts_played += [(seat, c) for c in cards if c >= ARTIFACT_BASE]
         state.pending = []
         state.stuck = 0
         self._discard(state, seat, cards)
@@ -462,6 +469,7 @@ class SeersCatalogGame(Game[SeersState]):
         state.table = []
         self._discard(state, seat, [ROD])
         state.aside.append(ROD)
+        state.artifacts_played.append((seat, ROD))
         state.hands[seat] = sorted(state.hands[seat] + taken)
         for row in state.known:
             row[seat] |= bits(taken)
@@ -470,6 +478,7 @@ class SeersCatalogGame(Game[SeersState]):
     def _gift(self, state: SeersState, target: int, rng: np.random.Generator) -> None:
         self._discard(state, state.turn, [GIFT])
         state.aside.append(GIFT)
+        state.artifacts_played.append((state.turn, GIFT))
         if not state.hands[state.turn]:
             self._end_round(state, rng)
         else:
@@ -479,6 +488,8 @@ class SeersCatalogGame(Game[SeersState]):
         seat = state.turn
         self._discard(state, seat, [LENS])
         state.aside.append(LENS)
+        state.artifacts_played.append((seat, LENS))
+        state.lens_looks.append((seat, target))
         state.known[seat][target] = bits(state.hands[target])
         if not state.hands[seat]:
             self._end_round(state, rng)
@@ -590,6 +601,12 @@ class SeersCatalogGame(Game[SeersState]):
         for meld in state.table:
             lines.append(f"  player_{meld.seat}: {card_names(meld.cards)}  {describe(meld.key)}")
         lines.append(f"trick led by player_{state.leader}" + ("" if state.table else ": empty"))
+        if state.artifacts_played:
+            played = (f"player_{p} {card_name(c)}" for p, c in state.artifacts_played)
+            lines.append(f"artifacts played this round: {', '.join(played)}")
+        if state.lens_looks:
+            looks = (f"player_{p} on player_{t}" for p, t in state.lens_looks)
+            lines.append(f"Lens looks this round: {', '.join(looks)}")
         for p in range(self.num_players):
             hand = state.hands[p]
             if p in visible:
