@@ -393,6 +393,99 @@ def test_removed_cards_and_face_down_artifacts_are_hidden():
     assert removed_moved and artifacts_moved
 
 
+def seat_views(env, seat: int) -> dict[str, np.ndarray]:
+    return env.encoding.spec.views(env.encoding.observe(env.state, seat))
+
+
+def test_a_lens_use_and_a_crown_are_public_to_every_seat():
+    """Seat 1 uses the Lens on seat 3, then leads the Crown: every seat sees who looked at
+    whom and who played which artifact (seat-relative), never what the Lens showed."""
+    env = make("seers_catalog_v0", num_players=4, num_rounds=2)
+    hands = [
+        "2P 3P 4P 5P 6P 7P",
+        "Lens Crown 2G 3G 4G 5G",
+        "2T 3T 4T 5T 6T 7T",
+        "2A 3A 4A 5A 6A 7A",
+    ]
+    env.reset(options={"deal": {"hands": hands, "leader": 1}})
+    ids = env.game.actions.ids
+    env.step(ids["Lens on seat +2"])
+    env.step(ids["add Crown"])
+    env.step(ids["play artifact single"])
+    lens_col, crown_col = LENS - ARTIFACT_BASE, parse_cards("Crown")[0] - ARTIFACT_BASE
+    for seat in range(4):
+        views = seat_views(env, seat)
+        user, target = (1 - seat) % 4, (3 - seat) % 4
+        looks = np.zeros((4, 4))
+        looks[user, target] = 1
+        assert np.array_equal(views["lens_looks"], looks), seat
+        played = np.zeros((4, 10))
+        played[user, [lens_col, crown_col]] = 1
+        assert np.array_equal(views["artifacts_played"], played), seat
+        assert views["trick_melds"][user] == 1 and views["trick_melds"].sum() == 1
+        assert views["trick_cards"][user][KIND[parse_cards("Crown")[0]]] == 1
+        if seat != 1:
+            assert not views["known"].any()  # what the Lens showed stays the looker's
+    assert seat_views(env, 1)["known"][1].sum() == 6  # seat 3 is relative seat 2, row 1
+    assert "Lens looks this round: player_1 on player_3" in env.game.render_seat(env.state, 2)
+    redrawn = env.game.resample_hidden(env.state, 2, np.random.default_rng(0))
+    assert np.array_equal(env.encoding.observe(redrawn, 2), env.encoding.observe(env.state, 2))
+    for _ in range(3):
+        env.step(ids["pass"])  # nothing beats the Crown: the trick ends, the history stays
+    views = seat_views(env, 2)
+    assert not views["trick_melds"].any() and not views["trick_cards"].any()
+    assert views["lens_looks"][3, 1] == 1 and views["artifacts_played"][3].sum() == 2
+    for name in ("add 2G", "add 3G", "add 4G", "add 5G", "play run to 5"):
+        env.step(ids[name])  # seat 1 goes out: round 2 starts with no history
+    views = seat_views(env, 2)
+    assert views["round"][1] == 1 and not views["lens_looks"].any()
+    assert not views["artifacts_played"].any()
+
+
+def test_earlier_melds_of_the_trick_and_a_replayed_artifact_show_under_their_seats():
+    """Seat 0 plays 5P + Half Moon, seat 1 a 6G: both melds show under their seats (not only
+    the top one). Seat 0 takes them back with the Rod and plays the Half Moon again: 2."""
+    game, state = setup(
+        ["5P HalfMoon Rod 2G 3G 4G 8G", "6G 9T 10T 11T 12T 13T", "2T 3T 4T 5T 6T 7T"]
+    )
+    encoding = make("seers_catalog_v0", num_players=3).encoding
+    half = parse_cards("HalfMoon")[0]
+
+    def views(seat):
+        return encoding.spec.views(encoding.observe(state, seat))
+
+    act(game, state, "add 5P", "add HalfMoon", "play value 5", "add 6G", "play value 6")
+    seen = views(ZAZ)  # Blathers is relative seat 1, Longclaw 2
+    assert list(seen["trick_melds"]) == [0, 1, 1] and list(seen["top_owner"]) == [0, 0, 1]
+    assert seen["trick_cards"][1][KIND[parse_cards("5P")[0]]] == 1
+    assert seen["trick_cards"][1][KIND[half]] == 1 and seen["trick_cards"][2].sum() == 1
+    assert np.array_equal(seen["trick_cards"].sum(0), seen["table"])
+    assert seen["artifacts_played"][1][half - ARTIFACT_BASE] == 1
+    act(game, state, "pass", "use Rod", "add 5P", "add HalfMoon", "play value 5")
+    seen = views(LONGCLAW)  # Blathers is relative seat 2
+    assert seen["artifacts_played"][2][half - ARTIFACT_BASE] == 2
+    assert seen["artifacts_played"][2][ROD - ARTIFACT_BASE] == 1
+    assert list(seen["trick_melds"]) == [0, 0, 1]
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_trick_and_history_pieces_agree_with_the_state_in_random_play(n):
+    env = make("seers_catalog_v0", num_players=n)
+    game, encoding = env.game, env.encoding
+    rng = np.random.default_rng(n)
+    state = game.new_game(rng)
+    while not state.over:
+        seat = int(rng.integers(n))
+        views = encoding.spec.views(encoding.observe(state, seat))
+        assert np.array_equal(views["trick_cards"].sum(0), views["table"])
+        assert views["trick_melds"].sum() == len(state.table)
+        assert views["artifacts_played"].sum() == len(state.artifacts_played)
+        assert views["lens_looks"].sum() == len(state.lens_looks) <= 1
+        assert views["artifacts_played"].max() <= 2
+        legal = game.legal_actions(state)
+        game.apply(state, legal[rng.integers(len(legal))], rng)
+
+
 def test_illegal_build_step_leaves_the_state_intact():
     env = make("seers_catalog_v0", num_players=3)
     env.reset(options={"deal": {"hands": ["5P 6P 7P 2G", "7G 8G 9G", "2T 3T 4T"], "leader": 0}})

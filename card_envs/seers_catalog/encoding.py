@@ -11,7 +11,14 @@ import numpy as np
 
 from card_envs.core.game import SparseEncoding
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
-from card_envs.seers_catalog.rules.cards import KIND, MAX_WILDS, NUM_CODES, NUM_KINDS
+from card_envs.seers_catalog.rules.cards import (
+    ARTIFACT_BASE,
+    ARTIFACTS,
+    KIND,
+    MAX_WILDS,
+    NUM_CODES,
+    NUM_KINDS,
+)
 from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 
@@ -53,6 +60,18 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
                     high=MAX_RANK,
                 ),
                 Piece("top_owner", (n,), "one-hot relative seat that played the meld to beat"),
+                Piece(
+                    "trick_melds",
+                    (n,),
+                    "melds each relative seat played to the current trick",
+                    high=cards,
+                ),
+                Piece(
+                    "trick_cards",
+                    (n, kinds),
+                    "cards each relative seat played to the current trick (rows add up to `table`)",
+                    high=MAX_WILDS,
+                ),
                 Piece("leader", (n,), "one-hot relative seat that led the current trick"),
                 Piece("passed", (n,), "relative seats out of the current trick"),
                 Piece(
@@ -62,6 +81,19 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
                     high=n,
                 ),
                 Piece("aside", (kinds,), "cards put aside this round (face up)", high=MAX_WILDS),
+                Piece(
+                    "artifacts_played",
+                    (n, len(ARTIFACTS)),
+                    "artifacts each relative seat played face up this round (melds, Rod, Gift, "
+                    "Lens), columns as kinds 61-70; 2: played again after a Rod pick-up",
+                    high=2,
+                ),
+                Piece(
+                    "lens_looks",
+                    (n, n),
+                    "Lens uses this round: row the relative seat that looked, column the one "
+                    "looked at (what it saw is in the looker's `known` only)",
+                ),
                 Piece("totals", (n,), "game points so far, relative seats", high=total, low=-total),
                 Piece("round", (self.game.num_rounds,), "one-hot round number"),
             ]
@@ -73,7 +105,8 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
 
     def _tables(self) -> None:
         """Flat indices precomputed per card code and per observer seat, so that building an
-        observation is mostly ``map`` over card lists (the encoding runs at every step)."""
+        observation is mostly ``map`` over card lists and table look-ups (it runs at every
+        step)."""
         n, at = self.game.num_players, self.spec.offsets
 
         def slots(offset: int) -> tuple[int, ...]:
@@ -94,6 +127,36 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
             for seat in range(n)
         ]
         self._owner = [seats("top_owner", seat) for seat in range(n)]
+        # card code c played to the trick by seat p: (table entry, trick_cards entry)
+        self._trick = [
+            [
+                tuple(
+                    zip(
+                        self._table,
+                        slots(at["trick_cards"] + (p - seat) % n * NUM_KINDS),
+                        strict=True,
+                    )
+                )
+                for p in range(n)
+            ]
+            for seat in range(n)
+        ]
+        self._melds = [seats("trick_melds", seat) for seat in range(n)]
+        # artifact code c played by seat p: self._artifacts[seat][p] + c
+        row = len(ARTIFACTS)
+        self._artifacts = [
+            [at["artifacts_played"] + (p - seat) % n * row - ARTIFACT_BASE for p in range(n)]
+            for seat in range(n)
+        ]
+        # seat p looked at seat t: self._looks[seat][p * n + t]
+        self._looks = [
+            [
+                at["lens_looks"] + (p - seat) % n * n + (t - seat) % n
+                for p in range(n)
+                for t in range(n)
+            ]
+            for seat in range(n)
+        ]
         self._leader = [seats("leader", seat) for seat in range(n)]
         self._scalars = []
         for seat in range(n):
@@ -126,9 +189,20 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
         index = list(map(self._hand.__getitem__, hands[seat]))
         if state.turn == seat and state.pending:
             index += map(self._building.__getitem__, state.pending)
-        for meld in state.table:
-            index += map(self._table.__getitem__, meld.cards)
+        if state.table:
+            trick, melds = self._trick[seat], self._melds[seat]
+            for meld in state.table:  # few short melds: a plain loop beats two maps each
+                pairs = trick[meld.seat]
+                for card in meld.cards:
+                    index += pairs[card]
+                index.append(melds[meld.seat])
         index += map(self._aside.__getitem__, state.aside)
+        if state.artifacts_played:
+            row = self._artifacts[seat]
+            index += [row[p] + code for p, code in state.artifacts_played]
+        if state.lens_looks:
+            looks, n = self._looks[seat], self.game.num_players
+            index += [looks[p * n + t] for p, t in state.lens_looks]
         known = state.known[seat]
         for p, slot in self._known[seat] if any(known) else ():
             mask = known[p]  # a subset of p's hand (an invariant of the rules)
