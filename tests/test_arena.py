@@ -225,3 +225,13 @@ def test_cli_rejects_unknown_agents_and_player_counts(capsys):
     assert main(["arena", "--game", "seamless_v0", "--players", "x", "--episodes", "1"]) == 2
     assert main(["arena", "--game", "seamless_v0", "--workers", "0", "--episodes", "1"]) == 2
     assert main(["arena", "--game", "seamless_v0", "--episodes", "0"]) == 2
+
+
+def test_trained_agent_in_parallel_workers_does_not_hang():
+    """Regression: a forked worker deadlocked once torch had started threads in the parent."""
+    from agents import make_agent
+
+    make_agent("ppo", make("seamless_v0").describe())  # start torch here, as the arena's check does
+    with Workers(2) as workers:
+        report = run_arena("seamless_v0", ["ppo", "random"], 4, episodes=2, seed=5, workers=workers)
+    assert sum(entry.games for entry in report.agents) > 0

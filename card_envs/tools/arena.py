@@ -191,8 +191,9 @@ def play(task: Task) -> GameResult:
 class Workers:
     """A process pool (or this process alone for one worker) that keeps task order.
 
-    The pool starts at the first run, so forked workers inherit what the main process has
-    already loaded for that game (a dictionary, tables).
+    Workers come from a fork server, not a fork of this process: a trained agent's torch
+    thread pool, once started here, deadlocks in a forked child. Each worker runs torch on
+    one thread (the pool already uses every core).
     """
 
     def __init__(self, count: int):
@@ -214,11 +215,18 @@ class Workers:
         if self.count == 1:
             results: Iterable[GameResult] = map(play, tasks)
         else:
-            self.pool = self.pool or multiprocessing.Pool(self.count)
+            context = multiprocessing.get_context("forkserver")
+            self.pool = self.pool or context.Pool(self.count, initializer=_one_thread_each)
             chunk = max(1, len(tasks) // (self.count * 16))
             results = self.pool.imap(play, tasks, chunksize=chunk)
         bar = tqdm(results, total=len(tasks), desc=label, unit="game", disable=None, leave=False)
         return list(bar)
+
+
+def _one_thread_each() -> None:
+    """Runs in each worker before any import of torch (or numpy's BLAS) can start threads."""
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
 
 
 # -- episode counts and reports -----------------------------------------------------------------
