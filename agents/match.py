@@ -56,16 +56,17 @@ def win_share(
     kind: str | Callable[[Any, int], Agent],
     opponent: str = "random",
     games: int = 100,
+    first_seed: int = 0,
     **options: Any,
 ) -> float:
     """Win share of ``kind`` in one seat (rotated game by game) against ``opponent`` in the
-    others, on deals seeded 0..games-1; a shared win counts 1/k, a truncated game 0."""
+    others, on deals seeded ``first_seed`` onwards; a shared win counts 1/k, a truncated game 0."""
     from agents import make_agent
 
     env = make(env_name, num_players=num_players, **options)
     info = env.describe()
     share = 0.0
-    for game in range(games):
+    for game in range(first_seed, first_seed + games):
         seat = game % num_players
         agents = [
             (make_agent(kind, info, game * 31 + s) if isinstance(kind, str) else kind(info, s))

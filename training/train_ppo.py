@@ -60,11 +60,16 @@ class _FrozenModel:
         )
 
 
-def evaluate(model: MaskablePPO, game: str, num_players: int, opponent: str, games: int) -> float:
-    """Share of wins of the trained policy against ``opponent`` agents, seats rotated."""
-    return win_share(
-        game, num_players, lambda info, seat: PolicyAgent(model, info), opponent, games
-    )
+def evaluate(
+    model: MaskablePPO, game: str, num_players: int, opponent: str, games: int, first_seed: int
+) -> float:
+    """Share of wins of the trained policy against ``opponent`` agents, seats rotated, on
+    deals seeded from ``first_seed`` (held out: training draws its deals from its own stream)."""
+
+    def policy(info, seat: int) -> PolicyAgent:
+        return PolicyAgent(model, info)
+
+    return win_share(game, num_players, policy, opponent, games, first_seed)
 
 
 def main(argv: list[str] | None = None) -> dict:
