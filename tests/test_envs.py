@@ -186,7 +186,7 @@ def test_bad_options_name_the_option(name, num_players):
         make(name, num_players=num_players, reward_mode="points")
     with pytest.raises(ValueError, match="render_mode"):
         make(name, num_players=num_players, render_mode="rgb")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['no_such_option'\].*reward_mode"):
         make(name, num_players=num_players, no_such_option=1)
 
 

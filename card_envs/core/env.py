@@ -9,6 +9,7 @@ their cost. A game supplies only a :class:`~card_envs.core.game.Game` and an
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ class CardEnv(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self.options = dict(options)
+        self._check_option_names(options)
         self.game = self.game_class(num_players, **options)
         self.encoding = self.encoding_class(self.game)
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
@@ -89,6 +91,20 @@ class CardEnv(AECEnv, EzPickle):
         self.state: Any = None
         self._mask = np.zeros(num_actions, np.int8)
         self._no_moves = np.zeros(num_actions, np.int8)
+
+    def _check_option_names(self, options: dict[str, Any]) -> None:
+        """A misspelt option is a ValueError naming it and the options there are."""
+        known = [
+            name
+            for name in inspect.signature(self.game_class.__init__).parameters
+            if name not in ("self", "num_players")
+        ]
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            allowed = ["num_players", "render_mode", "reward_mode", *known]
+            raise ValueError(
+                f"unknown option(s) {unknown} for {self.metadata['name']}; options: {allowed}"
+            )
 
     # -- spaces and description ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
