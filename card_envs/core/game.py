@@ -168,9 +168,7 @@ class SparseEncoding(Encoding[State]):
         return buffer
 
     def encode(self, state: State, seat: int, views: dict[str, np.ndarray]) -> None:
-        index, value = self.entries(state, seat)
-        flat = np.zeros(self.spec.size, OBS_DTYPE)
-        flat[index] = value
+        flat = self.observe(state, seat)
         for piece in self.spec.pieces:
             start = self.spec.offsets[piece.name]
             views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)

@@ -91,17 +91,26 @@ class ActionBlock:
     decode: str
 
 
+def block_layout(
+    blocks: Sequence[ActionBlock],
+) -> tuple[dict[str, int], tuple[tuple[str, int], ...]]:
+    """Each block's first id, and every id decoded as ``(block name, index in the block)``:
+    for rules that need the layout before their :class:`ActionSpec` exists."""
+    start: dict[str, int] = {}
+    decoded: list[tuple[str, int]] = []
+    for block in blocks:
+        start[block.name] = len(decoded)
+        decoded += [(block.name, k) for k in range(block.size)]
+    return start, tuple(decoded)
+
+
 class ActionSpec:
     """Action ids as consecutive named blocks; ``names`` maps every id to readable text."""
 
     def __init__(self, blocks: Sequence[ActionBlock], name_of: Callable[[int], str]):
         self.blocks = tuple(blocks)
-        self.start: dict[str, int] = {}
-        offset = 0
-        for block in self.blocks:
-            self.start[block.name] = offset
-            offset += block.size
-        self.size = offset
+        self.start, self.decoded = block_layout(self.blocks)
+        self.size = len(self.decoded)
         self.names: tuple[str, ...] = tuple(name_of(a) for a in range(self.size))
         self.ids: dict[str, int] = {name: a for a, name in enumerate(self.names)}
         if len(self.ids) != self.size:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import Game, check_option
-from card_envs.core.spec import ActionBlock, ActionSpec
+from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
 from card_envs.sequitur.goals import COLOURS, GoalCard, load_goals
 from card_envs.sequitur.words import (
     ALPHABET,
@@ -261,7 +261,7 @@ class SequiturGame(Game[SequiturState]):
         blocks.append(
             ActionBlock("claim", len(self.goals), "claim this public goal", "goal id = id - start")
         )
-        self._decoded = tuple((b.name, k) for b in blocks for k in range(b.size))
+        _, self._decoded = block_layout(blocks)
         self._decision_blocks = dict(_DECISION_BLOCKS)
         if claim_pass:
             self._decision_blocks[CLAIM_GOAL] = ("claim", "pass")

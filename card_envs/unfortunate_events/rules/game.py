@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import Game, check_int_option, check_option
-from card_envs.core.spec import ActionBlock, ActionSpec
+from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
 from card_envs.unfortunate_events.rules.deck import (
     ATTACKS,
     BURN,
@@ -106,11 +106,8 @@ class UnfortunateEventsGame(Game[UEState]):
         self.turn_cap, self.max_rounds = int(turn_cap), int(max_rounds)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
         blocks = action_blocks(self.num_players)
-        start, offset = {}, 0
-        for block in blocks:
-            start[block.name] = offset
-            offset += block.size
-        self._actions = ActionSpec(blocks, lambda a: action_name(a, start))
+        start, decoded = block_layout(blocks)
+        self._actions = ActionSpec(blocks, lambda a: action_name(*decoded[a]))
         self.draw0, self.lay0, self.discard0 = start["draw"], start["lay"], start["discard"]
         self.target0, self.burn0 = start["target"], start["burn"]
         self.react0, self.victory0 = start["react"], start["victory"]
@@ -562,10 +559,8 @@ class UnfortunateEventsGame(Game[UEState]):
         return render_table(self, state, (seat,))
 
 
-def action_name(action: int, start: dict[str, int]) -> str:
-    """Readable name of an action id, given the blocks' start ids."""
-    block = max((s, name) for name, s in start.items() if s <= action)[1]
-    local = action - start[block]
+def action_name(block: str, local: int) -> str:
+    """Readable name of the ``local``-th action of ``block``."""
     if block == "draw":
         return ("draw from the pile", "take the discard's top")[local]
     if block in ("lay", "burn"):
