@@ -42,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 train: $(STAMP)
-	$(BIN)/python -m training.train_ppo --game seamless_v0
+	$(BIN)/card-envs train $(or $(GAME),seamless_v0)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -29,13 +29,14 @@ def agent_kinds(info: EnvInfo) -> list[str]:
 
 
 def shipped_checkpoint(env_name: str) -> Path:
-    """Where a game's trained checkpoint ships: ``training/checkpoints/<env>_ppo.zip``."""
-    return Path(__file__).resolve().parents[1] / "training" / "checkpoints" / f"{env_name}_ppo.zip"
+    """Where a game's trained checkpoint ships: ``agents/checkpoints/<env>_ppo.zip``."""
+    return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_ppo.zip"
 
 
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
     """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), ``"ppo"`` (the shipped
-    MaskablePPO checkpoint of the game) or a checkpoint path."""
+    MaskablePPO checkpoint of the game), a MaskablePPO checkpoint path or an RLlib export
+    directory (``card-envs train-rllib --out``)."""
     if kind == "random":
         return RandomAgent(info, seed)
     if kind == "heuristic":
@@ -44,6 +45,10 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
         except ModuleNotFoundError as error:
             raise ValueError(f"no heuristic agent for {info.name}") from error
         return module.HeuristicAgent(info, seed)
+    if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
+        from training.rllib.agent import load_rllib_agent  # an RLlib export (docs/scaling.md)
+
+        return load_rllib_agent(kind, info, seed)
     if kind == "ppo" or Path(kind).suffix == ".zip" or Path(kind).exists():
         from training.policy import load_policy_agent
 

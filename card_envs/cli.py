@@ -14,6 +14,8 @@ TOOL_MODULES: tuple[str, ...] = (
     "card_envs.tools.arena",
     "card_envs.tools.bench",
     "card_envs.tools.play",
+    "training.cli",
+    "training.rllib.train",
 )
 
 

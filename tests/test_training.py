@@ -13,6 +13,8 @@ from sb3_contrib import MaskablePPO
 
 from agents import make_agent
 from card_envs import make
+from card_envs.core.errors import IllegalActionError
+from card_envs.registry import env_names
 from training.policy import load_policy_agent, metadata_path
 from training.single_agent import OpponentPool, SingleAgentEnv
 
@@ -22,8 +24,45 @@ def adapter() -> SingleAgentEnv:
     return SingleAgentEnv("seamless_v0", OpponentPool(["random"]))
 
 
+@pytest.mark.parametrize("name", env_names())
+def test_adapter_passes_gymnasium_and_sb3_check_env(name):
+    from gymnasium.utils.env_checker import check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    env = SingleAgentEnv(name, OpponentPool(["random"]))
+    check_env(env, skip_render_check=True)
+    sb3_check_env(env)
+
+
+def test_adapter_seats_rotate_or_stay_fixed():
+    rotating = SingleAgentEnv("seals_v0", OpponentPool(["random"]), num_players=3, seat="rotate")
+    seats = []
+    for episode in range(6):
+        rotating.reset(seed=episode)
+        seats.append(rotating.env.possible_agents.index(rotating.learner))
+    assert seats == [0, 1, 2, 0, 1, 2]
+    fixed = SingleAgentEnv("seals_v0", OpponentPool(["random"]), num_players=3, seat=2)
+    fixed.reset(seed=0)
+    assert fixed.learner == fixed.env.possible_agents[2]
+    assert fixed.env.agent_selection == fixed.learner
+    with pytest.raises(ValueError, match="seat must be"):
+        SingleAgentEnv("seals_v0", OpponentPool(["random"]), num_players=3, seat=3)
+
+
+def test_adapter_illegal_action_loses_or_raises(adapter):
+    adapter.reset(seed=1)
+    illegal = int(np.flatnonzero(~adapter.action_masks())[0])
+    _, reward, terminated, _, info = adapter.step(illegal)
+    assert (reward, terminated, info) == (-1.0, True, {"illegal_action": True})
+    strict = SingleAgentEnv("seamless_v0", OpponentPool(["random"]), illegal="raise")
+    strict.reset(seed=1)
+    before = strict.env.observe(strict.learner)["observation"]
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    assert np.array_equal(before, strict.env.observe(strict.learner)["observation"])
+
+
 def test_adapter_spaces_and_seeded_reset(adapter):
-    """SB3's check_env samples unmasked actions, which the rules reject; check what it would."""
     first, _ = adapter.reset(seed=7)
     assert adapter.observation_space.contains(first)
     assert adapter.action_masks().shape == (adapter.action_space.n,)
@@ -71,28 +110,44 @@ def test_checkpoint_round_trip_and_clear_errors(tmp_path, adapter):
         load_policy_agent(path, info)
 
 
+def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
+    """The whole pipeline at toy size: cloning, PPO with a self-play snapshot, held-out
+    evaluations, TensorBoard, the best checkpoint with its JSON and curve, then a resume."""
+    from training.cli import main
+
+    out, runs = tmp_path / "seals.zip", tmp_path / "runs"
+    tiny = ["--clone-games", "4", "--clone-epochs", "1", "--dagger-rounds", "1", "--n-envs", "2"]
+    tiny += ["--n-steps", "64", "--batch-size", "64", "--eval-games", "4", "--width", "16"]
+    tiny += ["--snapshot-every", "128", "--eval-every", "256", "--out", str(out)]
+    tiny += ["--logdir", str(runs)]
+    assert main(["seals_v0", "--players", "2", "--timesteps", "256", *tiny]) == 0
+    first = json.loads(metadata_path(out).read_text())
+    assert first["config"]["opponents"] == ["heuristic", "heuristic", "self"]
+    assert len(first["cloning"]["rounds"]) == 2
+    assert [row["timesteps"] for row in first["evaluations"]] == [256]
+    assert out.with_suffix(".png").stat().st_size > 0
+    assert any(runs.rglob("events.out.tfevents*")), "no TensorBoard log"
+
+    resume = ["--resume", str(out), "--timesteps", "512"]
+    assert main(["seals_v0", "--players", "2", *tiny, *resume]) == 0
+    second = json.loads(metadata_path(out).read_text())
+    assert [row["timesteps"] for row in second["evaluations"]] == [256, 512]
+    agent = load_policy_agent(out, make("seals_v0", num_players=2).describe())
+    assert agent.model.num_timesteps == 512
+
+
 @pytest.mark.slow
 def test_short_training_run_beats_random(tmp_path):
-    """About two minutes: 150k steps against random seats gave a 0.405 win share on 200 held-out
-    deals (fair share 0.25), and TensorBoard logs."""
-    from training.train_ppo import main
+    """About two minutes from scratch (no cloning) against random seats: 150k steps gave a
+    0.405 win share on 200 held-out deals (fair share 0.25)."""
+    from training.cli import main
 
-    result = main(
-        [
-            "--timesteps",
-            "150000",
-            "--opponents",
-            "random",
-            "--eval-games",
-            "200",
-            "--out",
-            str(tmp_path / "m.zip"),
-            "--logdir",
-            str(tmp_path / "runs"),
-        ]
-    )
-    assert result["win_share_vs_random"] > 0.32
-    assert any((tmp_path / "runs").rglob("events.out.tfevents*")), "no TensorBoard log"
+    out = tmp_path / "m.zip"
+    flags = ["--timesteps", "150000", "--opponents", "random", "--clone-games", "0"]
+    flags += ["--learning-rate", "3e-4", "--clip-range", "0.2", "--ent-coef", "0.01"]
+    flags += ["--eval-every", "150000", "--out", str(out), "--logdir", str(tmp_path / "runs")]
+    assert main(["seamless_v0", *flags]) == 0
+    assert json.loads(metadata_path(out).read_text())["evaluations"][-1]["vs_random"] > 0.32
 
 
 def test_shipped_seamless_checkpoint_plays_legal_moves():

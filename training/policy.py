@@ -12,20 +12,42 @@ from agents.base import Agent
 from card_envs.core.env import EnvInfo
 
 
+def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
+    """The observation vector followed by a one-hot of the advisor's move (zeros for none).
+
+    A residual policy: the network sees what the heuristic would play, so cloning starts it at
+    the heuristic's strength and PPO learns where to deviate (docs/training.md)."""
+    advised = np.zeros(observation.size + num_actions, dtype=np.float32)
+    advised[: observation.size] = observation
+    if advice is not None:
+        advised[observation.size + advice] = 1.0
+    return advised
+
+
 class PolicyAgent(Agent):
-    """Acts greedily (deterministic) from a MaskablePPO policy; masked moves are never chosen."""
+    """Acts greedily (deterministic) from a MaskablePPO policy; masked moves are never chosen.
+
+    With ``advisor`` (an agent kind, e.g. ``"heuristic"``) the policy was trained on
+    :func:`with_advice` observations: this agent asks its own advisor at every decision."""
 
     name = "ppo"
 
-    def __init__(self, model, info: EnvInfo, seed: int | None = None):
+    def __init__(self, model, info: EnvInfo, seed: int | None = None, advisor: str | None = None):
         super().__init__(info, seed)
         self.model = model
+        self.advisor = None
+        if advisor is not None:
+            from agents import make_agent
+
+            self.advisor = make_agent(advisor, info, seed)
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
+        vector = observation["observation"]
+        if self.advisor is not None:
+            advice = self.advisor.act(observation)
+            vector = with_advice(vector, advice, self.info.num_actions)
         action, _ = self.model.predict(
-            observation["observation"],
-            action_masks=observation["action_mask"].astype(bool),
-            deterministic=True,
+            vector, action_masks=observation["action_mask"].astype(bool), deterministic=True
         )
         return int(action)
 
@@ -51,14 +73,16 @@ def load_policy_agent(path: str | Path, info: EnvInfo, seed: int | None = None) 
         raise ValueError(
             f"checkpoint {path} is corrupt or not a MaskablePPO model: {error}"
         ) from None
+    advisor = meta.get("config", {}).get("advisor")
+    expected = info.obs_spec.size + (info.num_actions if advisor else 0)
     obs_size, actions = model.observation_space.shape[0], model.action_space.n
-    if (obs_size, actions) != (info.obs_spec.size, info.num_actions):
+    if (obs_size, actions) != (expected, info.num_actions):
         raise ValueError(
             f"checkpoint {path} expects observations of {obs_size} and {actions} actions; "
-            f"{info.name} with {info.num_players} players has {info.obs_spec.size} and "
+            f"{info.name} with {info.num_players} players has {expected} and "
             f"{info.num_actions}"
         )
-    return PolicyAgent(model, info, seed)
+    return PolicyAgent(model, info, seed, advisor)
 
 
 def metadata_path(checkpoint: Path) -> Path:

@@ -1,145 +1,236 @@
-"""Train a MaskablePPO agent by self-play against a pool of opponents.
+"""``card-envs train GAME``: MaskablePPO against a pool of heuristic, random and self-play seats.
 
-    python -m training.train_ppo --game seamless_v0 --timesteps 300000
+    card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
 
-Logs go to TensorBoard (``--logdir``, default ``runs/``); the checkpoint and a JSON of its
-metadata and evaluation go to ``--out`` (default ``training/checkpoints/<game>_ppo.zip``).
+The run clones the heuristic first (``--clone-games``, see :mod:`training.imitation`), then
+trains by PPO against ``--opponents``, where ``self`` adds frozen snapshots of the learner every
+``--snapshot-every`` steps. Every ``--eval-every`` steps it measures the win share against random
+and against heuristic seats on fixed held-out deals, logs both to TensorBoard (``--logdir``) and
+saves a checkpoint; the best checkpoint against the heuristic becomes ``--out`` (default: the
+shipped ``agents/checkpoints/<game>_ppo.zip``), with a JSON of its config and evaluations and a
+PNG of the learning curve beside it. ``--resume`` continues from a saved checkpoint.
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import time
 from pathlib import Path
+from typing import Any
 
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
-from agents import shipped_checkpoint
 from agents.match import win_share
-from card_envs import make
+from training.cli import SELF
+from training.imitation import clone, collect_demonstrations, merge
 from training.policy import PolicyAgent, metadata_path
 from training.single_agent import OpponentPool, SingleAgentEnv
 
-
-class SelfPlayCallback(BaseCallback):
-    """Adds a frozen copy of the learner to the opponent pool every ``every`` steps, and
-    drives a tqdm progress bar."""
-
-    def __init__(self, pool: OpponentPool, every: int, total: int):
-        super().__init__()
-        self.pool, self.every = pool, every
-        self.bar = tqdm(total=total, unit="step", desc="training")
-
-    def _on_step(self) -> bool:
-        self.bar.update(self.training_env.num_envs)
-        if self.num_timesteps % self.every < self.training_env.num_envs:
-            frozen = copy.deepcopy(self.model.policy)
-            frozen.set_training_mode(False)
-            model = _FrozenModel(frozen)
-            self.pool.add_snapshot(lambda info, seed: PolicyAgent(model, info, seed))
-        return True
-
-    def _on_training_end(self) -> None:
-        self.bar.close()
-
-
-class _FrozenModel:
-    """The ``predict`` of a policy snapshot, without the training machinery."""
-
-    def __init__(self, policy):
-        self.policy = policy
-
-    def predict(self, observation, action_masks, deterministic=True):
-        return self.policy.predict(
-            observation, deterministic=deterministic, action_masks=action_masks
-        )
+EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
 
 
 def evaluate(
-    model: MaskablePPO, game: str, num_players: int, opponent: str, games: int, first_seed: int
+    model: MaskablePPO,
+    game: str,
+    num_players: int,
+    opponent: str,
+    games: int,
+    first_seed: int,
+    advisor: str | None = None,
 ) -> float:
-    """Share of wins of the trained policy against ``opponent`` agents, seats rotated, on
-    deals seeded from ``first_seed`` (held out: training draws its deals from its own stream)."""
+    """Win share of the policy in one seat (rotated) against ``opponent`` in the others."""
 
     def policy(info, seat: int) -> PolicyAgent:
-        return PolicyAgent(model, info)
+        return PolicyAgent(model, info, seat, advisor)
 
     return win_share(game, num_players, policy, opponent, games, first_seed)
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="seamless_v0")
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--timesteps", type=int, default=300_000)
-    parser.add_argument("--opponents", nargs="+", default=["random", "heuristic"])
-    parser.add_argument("--snapshot-every", type=int, default=50_000)
-    parser.add_argument("--n-envs", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--logdir", default="runs")
-    parser.add_argument("--out", default=None)
-    args = parser.parse_args(argv)
+class TrainingMonitor(BaseCallback):
+    """Progress bar, self-play snapshots, periodic held-out evaluation and checkpoints."""
 
-    probe = make(args.game, num_players=args.players)
-    num_players = probe.game.num_players
-    pool = OpponentPool(args.opponents)
-    vec_env = DummyVecEnv(
-        [
-            lambda: SingleAgentEnv(args.game, pool, num_players=num_players)
-            for _ in range(args.n_envs)
-        ]
-    )
-    vec_env.seed(args.seed)
-    model = MaskablePPO(
+    def __init__(self, config: dict[str, Any], run_dir: Path, history: list[dict]):
+        super().__init__()
+        self.config, self.run_dir, self.history = config, run_dir, history
+        self.bar: tqdm | None = None
+        self.best: tuple[float, Path] | None = None
+
+    def _on_training_start(self) -> None:
+        done = self.num_timesteps
+        self.bar = tqdm(total=self.config["timesteps"], initial=done, unit="step", desc="training")
+        self.next_snapshot = done + self.config["snapshot_every"]
+        self.next_eval = done + self.config["eval_every"]
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
+        if SELF in self.config["opponents"] and self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.config["snapshot_every"]
+            frozen = copy.deepcopy(self.model.policy)
+            self.training_env.env_method("add_policy_snapshot", frozen)
+        if self.num_timesteps >= self.next_eval:
+            self.next_eval += self.config["eval_every"]
+            self.evaluate_and_save()
+        return True
+
+    def _on_training_end(self) -> None:
+        if not self.history or self.history[-1]["timesteps"] != self.num_timesteps:
+            self.evaluate_and_save()
+        self.bar.close()
+
+    def evaluate_and_save(self) -> None:
+        row = {"timesteps": self.num_timesteps, **evaluations(self.model, self.config)}
+        self.history.append(row)
+        for opponent in EVAL_SEEDS:
+            self.logger.record(f"eval/win_share_vs_{opponent}", row[f"vs_{opponent}"])
+        self.logger.dump(self.num_timesteps)
+        path = self.run_dir / f"step_{self.num_timesteps}.zip"
+        self.model.save(path)
+        if self.best is None or row["vs_heuristic"] >= self.best[0]:
+            self.best = (row["vs_heuristic"], path)
+        self.bar.write(f"{row}")
+
+
+def evaluations(model: MaskablePPO, config: dict[str, Any]) -> dict[str, float]:
+    return {
+        f"vs_{opponent}": evaluate(
+            model,
+            config["env"],
+            config["num_players"],
+            opponent,
+            config["eval_games"],
+            seed,
+            config["advisor"],
+        )
+        for opponent, seed in EVAL_SEEDS.items()
+    }
+
+
+def make_vec_env(config: dict[str, Any]) -> VecEnv:
+    """``n_envs`` learner seats, each with its own opponent pool (snapshots reach each copy)."""
+    kinds = [kind for kind in config["opponents"] if kind != SELF]
+
+    def one() -> SingleAgentEnv:
+        torch.set_num_threads(1)
+        pool = OpponentPool(kinds or ["random"])
+        return SingleAgentEnv(config["env"], pool, config["num_players"], advisor=config["advisor"])
+
+    factories = [one] * config["n_envs"]
+    vec = SubprocVecEnv(factories, "fork") if config["subproc"] else DummyVecEnv(factories)
+    vec.seed(config["seed"])
+    return vec
+
+
+def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskablePPO:
+    width = config["width"]
+    return MaskablePPO(
         "MlpPolicy",
         vec_env,
-        n_steps=512,
-        batch_size=1024,
-        learning_rate=3e-4,
+        n_steps=config["n_steps"],
+        batch_size=config["batch_size"],
+        n_epochs=config["n_epochs"],
+        learning_rate=config["learning_rate"],
+        clip_range=config["clip_range"],
         gamma=1.0,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": [128, 128]},
-        tensorboard_log=args.logdir,
-        seed=args.seed,
+        ent_coef=config["ent_coef"],
+        target_kl=config["target_kl"],
+        policy_kwargs={"net_arch": [width, width]},
+        tensorboard_log=logdir,
+        seed=config["seed"],
         device="cpu",
         verbose=0,
     )
+
+
+def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
+    """Clone the heuristic (``clone_games`` games), then ``dagger_rounds`` of DAgger: the clone
+    plays a seat, the heuristic labels the positions it reaches, the clone refits on all rows."""
+    if not config["clone_games"]:
+        return {}
+    env, players, games = config["env"], config["num_players"], config["clone_games"]
+    advised = config["advisor"] is not None
+    demos = collect_demonstrations(env, players, games, advised=advised)
+    rounds = []
+    for round_ in range(config["dagger_rounds"] + 1):
+        if round_:
+
+            def student(info, seed):
+                return PolicyAgent(model, info, seed, config["advisor"])
+
+            seed = 2_000_000 + round_ * games
+            more = collect_demonstrations(env, players, games, student, "heuristic", seed, advised)
+            demos = merge(demos, more)
+        fit = clone(model.policy, demos, epochs=config["clone_epochs"], seed=config["seed"])
+        rounds.append({"rows": len(demos.actions), **fit, **evaluations(model, config)})
+        tqdm.write(f"cloning round {round_}: {rounds[-1]}")
+    return {"rounds": rounds}
+
+
+def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = None) -> dict:
+    """Run one training job and write ``out`` (the best evaluated checkpoint), its JSON and PNG."""
+    torch.set_num_threads(config["torch_threads"])
+    run_dir = Path(logdir) / f"{config['env']}_checkpoints"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    vec_env = make_vec_env(config)
+    history: list[dict] = []
     started = time.perf_counter()
+    if resume is not None:
+        model = MaskablePPO.load(resume, env=vec_env, device="cpu", tensorboard_log=logdir)
+        history = _read_json(metadata_path(resume)).get("evaluations", [])
+        cloned = {}
+    else:
+        model = new_model(vec_env, config, logdir)
+        cloned = warm_start(model, config)
+    monitor = TrainingMonitor(config, run_dir, history)
     model.learn(
-        args.timesteps,
-        callback=SelfPlayCallback(pool, args.snapshot_every, args.timesteps),
-        tb_log_name=f"{args.game}_ppo",
+        config["timesteps"] - model.num_timesteps,
+        callback=monitor,
+        tb_log_name=f"{config['env']}_ppo",
+        reset_num_timesteps=resume is None,
     )
-    seconds = time.perf_counter() - started
-    out = Path(args.out) if args.out else shipped_checkpoint(args.game)
+    vec_env.close()
+    best_path = monitor.best[1]
     out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out)
+    out.write_bytes(best_path.read_bytes())
     result = {
-        "env": args.game,
-        "num_players": num_players,
-        "timesteps": args.timesteps,
-        "train_seconds": round(seconds, 1),
-        "opponents": args.opponents,
-        "seed": args.seed,
-        "eval_games": args.eval_games,
-        "win_share_vs_random": evaluate(
-            model, args.game, num_players, "random", args.eval_games, 10_000
-        ),
-        "win_share_vs_heuristic": evaluate(
-            model, args.game, num_players, "heuristic", args.eval_games, 20_000
-        ),
-        "fair_share": 1 / num_players,
+        "env": config["env"],
+        "num_players": config["num_players"],
+        "fair_share": round(1 / config["num_players"], 4),
+        "best_timesteps": int(best_path.stem.removeprefix("step_")),
+        "train_seconds": round(time.perf_counter() - started, 1),
+        "config": config,
+        "cloning": cloned,
+        "evaluations": history,
     }
     metadata_path(out).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_curve(result, out.with_suffix(".png"))
     return result
 
 
-if __name__ == "__main__":
-    main()
+def write_curve(result: dict, path: Path) -> None:
+    """Held-out win share against random and heuristic seats over training."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["evaluations"]
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    steps = [row["timesteps"] for row in rows]
+    for opponent in EVAL_SEEDS:
+        ax.plot(steps, [row[f"vs_{opponent}"] for row in rows], marker=".", label=f"vs {opponent}")
+    ax.axhline(result["fair_share"], color="gray", linestyle="--", label="fair share")
+    ax.set(xlabel="training steps", ylabel="win share (held-out deals)", ylim=(0, 1))
+    ax.set_title(f"{result['env']}, {result['num_players']} players: MaskablePPO")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.exists() else {}

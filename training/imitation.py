@@ -1,0 +1,145 @@
+"""Warm start: clone the heuristic into a MaskablePPO policy before self-play.
+
+PPO from scratch needs millions of steps to discover what the heuristic already knows (which
+meld to lead, which word scores); the learner then spends its budget catching up instead of
+improving. Behaviour cloning on heuristic-vs-heuristic games gives the actor the heuristic's
+moves and the critic the value of those positions, so PPO starts at the heuristic's level and
+trains to beat it. The demonstrations come from the same seats and observations the learner sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import astuple, dataclass
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents import Agent, make_agent
+from agents.match import play_game
+from card_envs import make
+from card_envs.core.env import EnvInfo
+from training.policy import with_advice
+
+
+@dataclass
+class Demonstrations:
+    """One row per decision: what the seat saw, what it could do, what the teacher did, and the
+    reward that seat received by the end of the game (the critic's target)."""
+
+    observations: np.ndarray  # float32 (rows, obs size)
+    masks: np.ndarray  # bool (rows, actions)
+    actions: np.ndarray  # int64 (rows,)
+    returns: np.ndarray  # float32 (rows,)
+
+
+class _Labelled(Agent):
+    """Asks the teacher at every decision and records its answer; plays the student's move
+    when there is a student (DAgger: the states the student reaches, the teacher's labels)."""
+
+    def __init__(self, teacher: Agent, student: Agent | None, seat: int, rows: list, advised: bool):
+        super().__init__(teacher.info)
+        self.teacher, self.student, self.seat, self.rows = teacher, student, seat, rows
+        self.advised = advised
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        label = self.teacher.act(observation)
+        vector = observation["observation"]
+        if self.advised:  # the teacher is the advisor: its move is the advice
+            vector = with_advice(vector, label, self.info.num_actions)
+        self.rows.append((vector.copy(), observation["action_mask"], label, self.seat))
+        return label if self.student is None else self.student.act(observation)
+
+
+def collect_demonstrations(
+    env_name: str,
+    num_players: int,
+    games: int,
+    student: Callable[[EnvInfo, int], Agent] | None = None,
+    teacher: str = "heuristic",
+    first_seed: int = 1_000_000,
+    advised: bool = False,
+    progress: bool = True,
+) -> Demonstrations:
+    """Play ``games`` games with ``teacher`` in every seat and record its every decision; with a
+    ``student`` (an agent factory), the student plays one seat (rotated) and the teacher labels
+    what it sees there. ``advised`` records observations with the teacher's move appended
+    (:func:`training.policy.with_advice`), for a policy trained with the teacher as advisor."""
+    env = make(env_name, num_players=num_players)
+    info = env.describe()
+    rows: list[tuple] = []
+    returns: list[float] = []
+    for game in tqdm(range(games), desc="demonstrations", disable=not progress):
+        seed = first_seed + game
+        student_seat = game % num_players if student is not None else -1
+        seats = [
+            _Labelled(
+                make_agent(teacher, info, seed * 31 + s),
+                student(info, seed * 31 + s) if s == student_seat else None,
+                s,
+                rows,
+                advised,
+            )
+            for s in range(num_players)
+        ]
+        start = len(rows)
+        result = play_game(env, seats, seed=seed)
+        returns.extend(result.rewards[row[3]] for row in rows[start:])
+    observations, masks, actions, _ = zip(*rows, strict=True)
+    return Demonstrations(
+        np.asarray(observations, dtype=np.float32),
+        np.asarray(masks, dtype=bool),
+        np.asarray(actions, dtype=np.int64),
+        np.asarray(returns, dtype=np.float32),
+    )
+
+
+def merge(first: Demonstrations, second: Demonstrations) -> Demonstrations:
+    """DAgger's aggregate: every row of both."""
+    return Demonstrations(
+        *(np.concatenate(pair) for pair in zip(astuple(first), astuple(second), strict=True))
+    )
+
+
+def clone(
+    policy,
+    demos: Demonstrations,
+    epochs: int = 10,
+    batch_size: int = 512,
+    learning_rate: float = 1e-3,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict[str, float]:
+    """Fit the actor to the teacher's moves (masked cross-entropy) and the critic to the
+    returns (squared error); returns the final training accuracy and losses."""
+    generator = torch.Generator().manual_seed(seed)
+    tensors = [
+        torch.as_tensor(array)
+        for array in (demos.observations, demos.masks, demos.actions, demos.returns)
+    ]
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    rows = len(demos.actions)
+    for _ in tqdm(range(epochs), desc="cloning", disable=not progress):
+        for batch in torch.randperm(rows, generator=generator).split(batch_size):
+            obs, mask, action, target = (tensor[batch] for tensor in tensors)
+            values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), target)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    policy.set_training_mode(False)
+    return _fit_report(policy, tensors)
+
+
+@torch.no_grad()
+def _fit_report(policy, tensors: list[torch.Tensor]) -> dict[str, float]:
+    obs, mask, action, target = (tensor[:20_000] for tensor in tensors)
+    distribution = policy.get_distribution(obs, action_masks=mask.numpy())
+    chosen = distribution.distribution.probs.argmax(dim=1)
+    values = policy.predict_values(obs).flatten()
+    return {
+        "teacher_agreement": float((chosen == action).float().mean()),
+        "value_mse": float(torch.nn.functional.mse_loss(values, target)),
+    }
