@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup arena test test-slow test-notebooks bench lint docs train clean
+.PHONY: setup arena test test-slow test-notebooks bench lint docs train train-rllib test-rllib clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,20 @@ lint: $(STAMP)
 
 train: $(STAMP)
 	$(BIN)/card-envs train $(or $(GAME),seamless_v0)
+
+# Ray RLlib is an extra (about 450 MB) that setup leaves out, so the default test run skips what
+# needs Ray; these two install it on first use. Scaling and clusters: docs/scaling.md.
+RLLIB_STAMP := $(VENV)/.installed-rllib
+
+$(RLLIB_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[rllib]"
+	touch $(RLLIB_STAMP)
+
+train-rllib: $(RLLIB_STAMP)
+	$(BIN)/card-envs train-rllib seamless_v0 --timesteps 40000
+
+test-rllib: $(RLLIB_STAMP)
+	$(BIN)/pytest -p no:xdist -m "slow or not slow" tests/test_rllib.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -131,7 +131,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_iterations(algo: Any, args: argparse.Namespace) -> dict[str, Any]:
     """``algo.train()`` until the iteration or env-step budget is spent; TensorBoard logs."""
-    from torch.utils.tensorboard import SummaryWriter
+    from tensorboardX import SummaryWriter  # an RLlib requirement, unlike tensorboard
 
     logdir = Path(args.logdir) / f"{args.game}_rllib_{time.strftime('%Y%m%d-%H%M%S')}"
     writer = SummaryWriter(str(logdir))
