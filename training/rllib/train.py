@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -167,14 +168,15 @@ def budget_left(args: argparse.Namespace, iteration: int, steps: int) -> bool:
 
 
 def log_scalars(writer: Any, result: dict[str, Any], step: int) -> None:
-    """Every number in the result's sampling, learner and timer sections, named by its path
-    (``env_runners/episode_return_mean``, ``learners/shared/entropy`` ...)."""
+    """Every finite number in the result's sampling, learner and timer sections, named by its
+    path (``env_runners/episode_return_mean``, ``learners/shared/entropy`` ...). RLlib reports
+    its parameter counts once, then NaN."""
 
     def walk(prefix: str, value: Any) -> None:
         if isinstance(value, dict):
             for key, inner in value.items():
                 walk(f"{prefix}/{key}", inner)
-        elif isinstance(value, int | float):
+        elif isinstance(value, int | float) and math.isfinite(value):
             writer.add_scalar(prefix, value, step)
 
     for section in TB_SCALARS:
