@@ -25,9 +25,11 @@ DEFAULTS: dict[str, Any] = {
     "timesteps": 1_000_000,
     "opponents": ["heuristic", "heuristic", SELF],  # drawn per seat and episode; repeats weigh
     "seed": 0,
+    "max_minutes": 0.0,  # stop early (then evaluate and save) after this long; 0: no limit
     "advisor": "heuristic",  # its move is part of the observation; "none": the game's alone
     "clone_games": 500,  # heuristic games cloned before PPO (0: start from scratch)
     "clone_epochs": 5,
+    "clone_smoothing": 0.15,  # share of the target spread over the legal moves
     "dagger_rounds": 1,  # rounds of teacher labels on the clone's own games
     "width": 256,  # two hidden layers, actor and critic
     "n_envs": 8,
@@ -36,9 +38,9 @@ DEFAULTS: dict[str, Any] = {
     "n_steps": 512,
     "batch_size": 1024,
     "n_epochs": 5,
-    "learning_rate": 5e-5,
+    "learning_rate": 1e-4,
     "clip_range": 0.1,
-    "ent_coef": 0.001,
+    "ent_coef": 0.005,
     "target_kl": 0.02,
     "snapshot_every": 100_000,
     "eval_every": 100_000,

@@ -85,7 +85,7 @@ def steps_per_second(make_env, timesteps: int) -> float:
 
 def measure(env_name: str, opponent: str, timesteps: int) -> dict[str, Any]:
     def game() -> SingleAgentEnv:
-        return SingleAgentEnv(env_name, OpponentPool([opponent]))
+        return SingleAgentEnv(env_name, OpponentPool([opponent]), advisor=DEFAULTS["advisor"])
 
     length = learner_steps_per_episode(game())
     real = steps_per_second(game, timesteps)

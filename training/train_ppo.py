@@ -65,6 +65,8 @@ class TrainingMonitor(BaseCallback):
         self.bar = tqdm(total=self.config["timesteps"], initial=done, unit="step", desc="training")
         self.next_snapshot = done + self.config["snapshot_every"]
         self.next_eval = done + self.config["eval_every"]
+        minutes = self.config["max_minutes"]
+        self.deadline = time.monotonic() + 60 * minutes if minutes else None
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
@@ -75,7 +77,7 @@ class TrainingMonitor(BaseCallback):
         if self.num_timesteps >= self.next_eval:
             self.next_eval += self.config["eval_every"]
             self.evaluate_and_save()
-        return True
+        return self.deadline is None or time.monotonic() < self.deadline
 
     def _on_training_end(self) -> None:
         if not self.history or self.history[-1]["timesteps"] != self.num_timesteps:
@@ -164,7 +166,13 @@ def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
             seed = 2_000_000 + round_ * games
             more = collect_demonstrations(env, players, games, student, "heuristic", seed, advised)
             demos = merge(demos, more)
-        fit = clone(model.policy, demos, epochs=config["clone_epochs"], seed=config["seed"])
+        fit = clone(
+            model.policy,
+            demos,
+            epochs=config["clone_epochs"],
+            smoothing=config["clone_smoothing"],
+            seed=config["seed"],
+        )
         rounds.append({"rows": len(demos.actions), **fit, **evaluations(model, config)})
         tqdm.write(f"cloning round {round_}: {rounds[-1]}")
     return {"rounds": rounds}
@@ -195,7 +203,7 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
     vec_env.close()
     best_path = monitor.best[1]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(best_path.read_bytes())
+    export(best_path, out)
     result = {
         "env": config["env"],
         "num_players": config["num_players"],
@@ -209,6 +217,15 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
     metadata_path(out).write_text(json.dumps(result, indent=2) + "\n")
     write_curve(result, out.with_suffix(".png"))
     return result
+
+
+def export(checkpoint: Path, out: Path) -> None:
+    """Save ``checkpoint`` to ``out`` without Adam's moment estimates (two thirds of the file):
+    the shipped model is for playing; resuming from it restarts the optimizer's averages."""
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(policy.parameters(), **policy.optimizer_kwargs)
+    model.save(out)
 
 
 def write_curve(result: dict, path: Path) -> None:
