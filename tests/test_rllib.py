@@ -4,6 +4,7 @@ training run is slow (``make test-rllib``)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from card_envs import env_names, make
-from card_envs.cli import build_parser
+from card_envs.cli import build_parser, main
 from training.rllib.agent import META_FILE, load_rllib_agent
 from training.rllib.env import IllegalActionCounter, make_aec_env
 from training.rllib.train import SHARED, module_ids, seat_policy, shared_policy
@@ -77,6 +78,12 @@ def test_command_line_needs_no_ray():
     subprocess.run([sys.executable, "-c", code], check=True)
     args = build_parser().parse_args(["train-rllib", "seals_v0", "--policy", "per-seat"])
     assert (args.game, args.policy, args.address) == ("seals_v0", "per-seat", None)
+
+
+def test_training_without_ray_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
+    assert main(["train-rllib", "seamless_v0"]) == 2
+    assert "pip install 'card-envs[rllib]'" in capsys.readouterr().err
 
 
 def test_loader_errors_name_the_problem(tmp_path):
@@ -168,3 +175,7 @@ def test_one_training_iteration_samples_no_illegal_action_and_exports(tmp_path, 
     assert observation["action_mask"][agent.act(observation)] == 1
     with pytest.raises(ValueError, match="trained for seamless_v0"):
         load_rllib_agent(out, make("seals_v0").describe())
+    state = next((out / "learner_group").rglob("shared/module_state.*"))
+    state.write_bytes(state.read_bytes()[:100])
+    with pytest.raises(ValueError, match="corrupt"):
+        load_rllib_agent(out, info)

@@ -6,3 +6,5 @@ exported checkpoint behind the common :class:`~agents.base.Agent`. Ray is an opt
 (``pip install card-envs[rllib]``): only ``module`` imports it at import time, so the command
 line and the agents load without it.
 """
+
+INSTALL_HINT = "pip install 'card-envs[rllib]'"  # the extra holding Ray and RLlib

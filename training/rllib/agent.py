@@ -16,6 +16,7 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.env import EnvInfo
+from training.rllib import INSTALL_HINT
 
 META_FILE = "card_envs_meta.json"
 
@@ -79,7 +80,7 @@ def _load_module(module_dir: Path, path: Path) -> Any:
         from ray.rllib.core.rl_module.rl_module import RLModule
     except ModuleNotFoundError as error:
         raise ModuleNotFoundError(
-            f"loading the RLlib checkpoint {path} needs Ray: pip install 'card-envs[rllib]'"
+            f"loading the RLlib checkpoint {path} needs Ray: {INSTALL_HINT}"
         ) from error
     from training.rllib.module import MaskedPPOTorchRLModule
 

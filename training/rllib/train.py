@@ -14,14 +14,17 @@ when the command runs; install it with ``pip install card-envs[rllib]``. Scaling
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from card_envs.registry import env_names, make, player_counts
+from training.rllib import INSTALL_HINT
 from training.rllib.agent import META_FILE, load_rllib_agent
 from training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
 
@@ -227,6 +230,9 @@ def evaluate(out: Path, game: str, num_players: int, games: int) -> float:
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("ray") is None:
+        print(f"card-envs: error: train-rllib needs Ray: {INSTALL_HINT}", file=sys.stderr)
+        return 2
     meta = train(args)
     keys = ("env_steps", "train_seconds", "env_steps_per_s", ILLEGAL_ACTIONS, "win_share_vs_random")
     print(json.dumps({key: meta.get(key) for key in keys}))
