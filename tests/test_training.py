@@ -108,6 +108,16 @@ def test_checkpoint_round_trip_and_clear_errors(tmp_path, adapter):
     metadata_path(path).write_text(json.dumps({"env": "seals_v0", "num_players": 2}))
     with pytest.raises(ValueError, match="trained for seals_v0"):
         load_policy_agent(path, info)
+    metadata_path(path).write_text(json.dumps({"env": "seamless_v0", "num_players": 3}))
+    with pytest.raises(ValueError, match="with 3 players"):
+        load_policy_agent(path, info)
+    advised = {"env": "seamless_v0", "num_players": 4, "config": {"advisor": "heuristic"}}
+    metadata_path(path).write_text(json.dumps(advised))
+    with pytest.raises(ValueError, match="expects observations of 607"):
+        load_policy_agent(path, info)  # trained without the advice the metadata claims
+    metadata_path(path).write_text("{not json")
+    with pytest.raises(ValueError, match=r"metadata .* is corrupt"):
+        load_policy_agent(path, info)
 
 
 def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
@@ -134,6 +144,40 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     assert [row["timesteps"] for row in second["evaluations"]] == [256, 512]
     agent = load_policy_agent(out, make("seals_v0", num_players=2).describe())
     assert agent.model.num_timesteps == 512
+
+
+def test_advised_agent_appends_its_advisors_move():
+    from training.policy import PolicyAgent
+
+    class Recorder:
+        def predict(self, vector, action_masks, deterministic):
+            self.vector = vector
+            return int(np.flatnonzero(action_masks)[0]), None
+
+    env = make("seals_v0")
+    info = env.describe()
+    env.reset(seed=5)
+    observation = env.observe(env.agent_selection)
+    model = Recorder()
+    PolicyAgent(model, info, seed=1, advisor="heuristic").act(observation)
+    advice = make_agent("heuristic", info, 1).act(observation)
+    size = info.obs_spec.size
+    assert np.array_equal(model.vector[:size], observation["observation"])
+    assert np.flatnonzero(model.vector[size:]).tolist() == [advice]
+
+
+def test_zero_cost_env_has_the_games_spaces_and_length():
+    from training.throughput import ZeroCostEnv
+
+    game = SingleAgentEnv("seals_v0", OpponentPool(["random"]), advisor="heuristic")
+    zero = ZeroCostEnv(game, length=3)
+    assert (zero.observation_space, zero.action_space) == (
+        game.observation_space,
+        game.action_space,
+    )
+    zero.reset(seed=0)
+    assert [zero.step(0)[2] for _ in range(3)] == [False, False, True]
+    assert zero.action_masks().all()
 
 
 @pytest.mark.slow
