@@ -122,7 +122,7 @@ def make_vec_env(config: dict[str, Any]) -> VecEnv:
         return SingleAgentEnv(config["env"], pool, config["num_players"], advisor=config["advisor"])
 
     factories = [one] * config["n_envs"]
-    vec = SubprocVecEnv(factories, "fork") if config["subproc"] else DummyVecEnv(factories)
+    vec = SubprocVecEnv(factories, "forkserver") if config["subproc"] else DummyVecEnv(factories)
     vec.seed(config["seed"])
     return vec
 
