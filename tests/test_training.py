@@ -131,6 +131,7 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     tiny += ["--snapshot-every", "128", "--eval-every", "256", "--out", str(out)]
     tiny += ["--logdir", str(runs)]
     assert main(["seals_v0", "--players", "2", "--timesteps", "256", *tiny]) == 0
+    info = make("seals_v0", num_players=2).describe()
     first = json.loads(metadata_path(out).read_text())
     assert first["config"]["opponents"] == ["heuristic", "heuristic", "self"]
     assert len(first["cloning"]["rounds"]) == 2
@@ -138,12 +139,32 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     assert out.with_suffix(".png").stat().st_size > 0
     assert any(runs.rglob("events.out.tfevents*")), "no TensorBoard log"
 
+    assert type(load_policy_agent(out, info).model.policy).__name__ == "MaskableActorCriticPolicy"
+
     resume = ["--resume", str(out), "--timesteps", "512"]
     assert main(["seals_v0", "--players", "2", *tiny, *resume]) == 0
     second = json.loads(metadata_path(out).read_text())
     assert [row["timesteps"] for row in second["evaluations"]] == [256, 512]
-    agent = load_policy_agent(out, make("seals_v0", num_players=2).describe())
+    agent = load_policy_agent(out, info)
     assert agent.model.num_timesteps == 512
+
+
+def test_advice_logit_policy_starts_as_its_advisor(tmp_path):
+    """With the advice added to the logits, even an untrained policy mostly plays the advice."""
+    from training.cli import main
+
+    out = tmp_path / "sequitur.zip"
+    flags = ["--players", "2", "--timesteps", "64", "--clone-games", "0", "--n-envs", "1"]
+    flags += ["--n-steps", "64", "--batch-size", "64", "--eval-games", "2", "--width", "8"]
+    flags += ["--advice-logit", "--out", str(out), "--logdir", str(tmp_path / "runs")]
+    assert main(["sequitur_v0", *flags]) == 0
+    info = make("sequitur_v0", num_players=2).describe()
+    agent = load_policy_agent(out, info, seed=3)
+    assert type(agent.model.policy).__name__ == "AdvisedPolicy"
+    env = make("sequitur_v0", num_players=2)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    assert agent.act(observation) == make_agent("heuristic", info, 3).act(observation)
 
 
 def test_advised_agent_appends_its_advisors_move():

@@ -26,6 +26,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
 from agents.match import win_share
+from training.advised_policy import AdvisedPolicy
 from training.cli import SELF
 from training.imitation import clone, collect_demonstrations, merge
 from training.policy import PolicyAgent, metadata_path
@@ -130,7 +131,7 @@ def make_vec_env(config: dict[str, Any]) -> VecEnv:
 def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskablePPO:
     width = config["width"]
     return MaskablePPO(
-        "MlpPolicy",
+        AdvisedPolicy if config.get("advice_logit") else "MlpPolicy",
         vec_env,
         n_steps=config["n_steps"],
         batch_size=config["batch_size"],

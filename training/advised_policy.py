@@ -1,0 +1,41 @@
+"""MaskablePPO's MLP policy with the advisor's move added to the action logits.
+
+Copying a one-hot input to the same logit through the MLP needs a hidden layer about as wide as
+the action space: Sequitur's 2210 moves through 64 units cloned at 95% agreement and a 0.06 win
+share against the heuristic (fair 0.25). With this skip connection the MLP learns only where to
+deviate from the advice (``card-envs train --advice-logit``).
+"""
+
+from __future__ import annotations
+
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import FlattenExtractor
+
+
+class AdviceExtractor(FlattenExtractor):
+    """The identity features of MlpPolicy, keeping the advice (the last inputs) of the batch it
+    last saw: every path to the logits (forward, evaluate_actions, get_distribution) runs the
+    extractor on the same batch just before."""
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        self.advice = observations[:, -self.num_actions :]
+        return super().forward(observations)
+
+
+class AdvisedPolicy(MaskableActorCriticPolicy):
+    """Logits = MLP(observation) + w * advice, with ``w`` learned (it starts at 3)."""
+
+    def __init__(self, observation_space, action_space, lr_schedule, **kwargs):
+        kwargs["features_extractor_class"] = AdviceExtractor
+        super().__init__(observation_space, action_space, lr_schedule, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        self.advice_weight = torch.nn.Parameter(torch.tensor(3.0))  # before the optimizer
+        self.pi_features_extractor.num_actions = self.action_space.n
+        super()._build(lr_schedule)
+
+    def _get_action_dist_from_latent(self, latent_pi):
+        advice = self.pi_features_extractor.advice
+        logits = self.action_net(latent_pi) + self.advice_weight * advice
+        return self.action_dist.proba_distribution(action_logits=logits)
