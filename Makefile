@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup arena test test-slow test-notebooks bench lint docs train train-rllib test-rllib clean
+.PHONY: setup arena test test-slow test-notebooks bench lint docs train eval-trained train-rllib test-rllib clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,14 @@ lint: $(STAMP)
 
 train: $(STAMP)
 	$(BIN)/card-envs train $(or $(GAME),seamless_v0)
+
+# The quality bar of the shipped ppo agents: 250 deals x 4 seatings = 1,000 games per game, the
+# trained agent alone against three heuristics, then against three random players.
+eval-trained: $(STAMP)
+	$(BIN)/card-envs arena --game all --agents ppo heuristic heuristic heuristic --episodes 250 \
+		--json benchmarks/results/trained_vs_heuristic.json --plot benchmarks/results/trained_vs_heuristic.png
+	$(BIN)/card-envs arena --game all --agents ppo random random random --episodes 250 \
+		--json benchmarks/results/trained_vs_random.json --plot benchmarks/results/trained_vs_random.png
 
 # Ray RLlib is an extra (about 450 MB) that setup leaves out, so the default test run skips what
 # needs Ray; these two install it on first use. Scaling and clusters: docs/scaling.md.

@@ -210,6 +210,7 @@ def test_short_training_run_beats_random(tmp_path):
     out = tmp_path / "m.zip"
     flags = ["--timesteps", "150000", "--opponents", "random", "--clone-games", "0"]
     flags += ["--learning-rate", "3e-4", "--clip-range", "0.2", "--ent-coef", "0.01"]
+    flags += ["--width", "128", "--n-epochs", "10", "--target-kl", "0", "--advisor", "none"]
     flags += ["--eval-every", "150000", "--out", str(out), "--logdir", str(tmp_path / "runs")]
     assert main(["seamless_v0", *flags]) == 0
     assert json.loads(metadata_path(out).read_text())["evaluations"][-1]["vs_random"] > 0.32

@@ -42,7 +42,7 @@ DEFAULTS: dict[str, Any] = {
     "learning_rate": 1e-4,
     "clip_range": 0.1,
     "ent_coef": 0.005,
-    "target_kl": 0.02,
+    "target_kl": 0.02,  # stop an update early past this KL; 0: never
     "snapshot_every": 100_000,
     "eval_every": 100_000,
     "eval_games": 200,

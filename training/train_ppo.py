@@ -140,7 +140,7 @@ def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskableP
         clip_range=config["clip_range"],
         gamma=1.0,
         ent_coef=config["ent_coef"],
-        target_kl=config["target_kl"],
+        target_kl=config["target_kl"] or None,
         policy_kwargs={"net_arch": [width, width]},
         tensorboard_log=logdir,
         seed=config["seed"],
