@@ -237,13 +237,15 @@ def write_curve(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     rows = result["evaluations"]
+    if result["cloning"]:  # the clone, before PPO: step 0
+        rows = [{"timesteps": 0, **result["cloning"]["rounds"][-1]}, *rows]
     fig, ax = plt.subplots(figsize=(5, 3.2))
     steps = [row["timesteps"] for row in rows]
     for opponent in EVAL_SEEDS:
         ax.plot(steps, [row[f"vs_{opponent}"] for row in rows], marker=".", label=f"vs {opponent}")
     ax.axhline(result["fair_share"], color="gray", linestyle="--", label="fair share")
     ax.set(xlabel="training steps", ylabel="win share (held-out deals)", ylim=(0, 1))
-    ax.set_title(f"{result['env']}, {result['num_players']} players: MaskablePPO")
+    ax.set_title(f"{result['env']}, {result['num_players']} players: clone (0), then PPO")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
