@@ -41,6 +41,12 @@ class PolicyAgent(Agent):
 
             self.advisor = make_agent(advisor, info, seed)
 
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the advisor is reseeded too (the arena reuses agents across games)."""
+        super().reset(seed)
+        if self.advisor is not None:
+            self.advisor.reset(seed)
+
     def act(self, observation: dict[str, np.ndarray]) -> int:
         vector = observation["observation"]
         if self.advisor is not None:
