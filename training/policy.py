@@ -103,4 +103,3 @@ def _read_metadata(checkpoint: Path) -> dict:
         return json.loads(side.read_text())
     except json.JSONDecodeError as error:
         raise ValueError(f"checkpoint metadata {side} is corrupt: {error}") from None
-
