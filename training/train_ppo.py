@@ -189,8 +189,8 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
     started = time.perf_counter()
     if resume is not None:
         model = MaskablePPO.load(resume, env=vec_env, device="cpu", tensorboard_log=logdir)
-        history = _read_json(metadata_path(resume)).get("evaluations", [])
-        cloned = {}
+        previous = _read_json(metadata_path(resume))  # the run so far, when its JSON is there
+        history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
     else:
         model = new_model(vec_env, config, logdir)
         cloned = warm_start(model, config)
