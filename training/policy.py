@@ -67,7 +67,7 @@ def load_policy_agent(path: str | Path, info: EnvInfo, seed: int | None = None) 
         raise FileNotFoundError(f"no checkpoint at {path}")
     if not zipfile.is_zipfile(path):
         raise ValueError(f"checkpoint {path} is corrupt: not a zip archive saved by MaskablePPO")
-    meta = _read_metadata(path)
+    meta = read_metadata(path)
     if meta and (meta.get("env") != info.name or meta.get("num_players") != info.num_players):
         raise ValueError(
             f"checkpoint {path} was trained for {meta.get('env')} with {meta.get('num_players')} "
@@ -95,7 +95,8 @@ def metadata_path(checkpoint: Path) -> Path:
     return checkpoint.with_suffix(".json")
 
 
-def _read_metadata(checkpoint: Path) -> dict:
+def read_metadata(checkpoint: Path) -> dict:
+    """The JSON beside a checkpoint ({} when absent; a clear error when corrupt)."""
     side = metadata_path(checkpoint)
     if not side.exists():
         return {}

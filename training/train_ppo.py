@@ -29,7 +29,7 @@ from agents.match import win_share
 from training.advised_policy import AdvisedPolicy
 from training.cli import SELF
 from training.imitation import clone, collect_demonstrations, merge
-from training.policy import PolicyAgent, metadata_path
+from training.policy import PolicyAgent, metadata_path, read_metadata
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
@@ -189,7 +189,7 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
     started = time.perf_counter()
     if resume is not None:
         model = MaskablePPO.load(resume, env=vec_env, device="cpu", tensorboard_log=logdir)
-        previous = _read_json(metadata_path(resume))  # the run so far, when its JSON is there
+        previous = read_metadata(resume)  # the run so far, when its JSON is there
         history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
     else:
         model = new_model(vec_env, config, logdir)
