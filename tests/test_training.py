@@ -141,12 +141,15 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
 
     assert type(load_policy_agent(out, info).model.policy).__name__ == "MaskableActorCriticPolicy"
 
-    resume = ["--resume", str(out), "--timesteps", "512"]
+    resume = ["--resume", str(out), "--timesteps", "512", "--ent-coef", "0.03"]
+    resume += ["--learning-rate", "0.0003", "--width", "99"]  # the width is the checkpoint's
     assert main(["seals_v0", "--players", "2", *tiny, *resume]) == 0
     second = json.loads(metadata_path(out).read_text())
     assert [row["timesteps"] for row in second["evaluations"]] == [256, 512]
+    assert (second["config"]["ent_coef"], second["config"]["width"]) == (0.03, 16)
     agent = load_policy_agent(out, info)
     assert agent.model.num_timesteps == 512
+    assert (agent.model.ent_coef, agent.model.lr_schedule(1.0)) == (0.03, 0.0003)
 
 
 def test_advice_logit_policy_starts_as_its_advisor(tmp_path):

@@ -22,6 +22,7 @@ from typing import Any
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.utils import FloatSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
@@ -149,6 +150,22 @@ def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskableP
     )
 
 
+def retune(model: MaskablePPO, config: dict[str, Any]) -> None:
+    """Give a resumed model this run's optimisation settings (a checkpoint stores its own), so
+    the config saved beside the result is the one that trained it. The rollout length and the
+    network are the checkpoint's."""
+    model.learning_rate = config["learning_rate"]
+    model._setup_lr_schedule()
+    model.clip_range = FloatSchedule(config["clip_range"])
+    model.ent_coef = config["ent_coef"]
+    model.target_kl = config["target_kl"] or None
+    model.batch_size, model.n_epochs = config["batch_size"], config["n_epochs"]
+    arch = model.policy.net_arch
+    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
+    config["n_steps"] = model.n_steps
+    config["advice_logit"] = isinstance(model.policy, AdvisedPolicy)
+
+
 def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
     """Clone the heuristic (``clone_games`` games), then ``dagger_rounds`` of DAgger: the clone
     plays a seat, the heuristic labels the positions it reaches, the clone refits on all rows."""
@@ -189,6 +206,7 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
     started = time.perf_counter()
     if resume is not None:
         model = MaskablePPO.load(resume, env=vec_env, device="cpu", tensorboard_log=logdir)
+        retune(model, config)
         previous = read_metadata(resume)  # the run so far, when its JSON is there
         history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
     else:
@@ -250,7 +268,3 @@ def write_curve(result: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-def _read_json(path: Path) -> dict:
-    return json.loads(path.read_text()) if path.exists() else {}
