@@ -84,6 +84,35 @@ def test_adapter_returns_the_learners_reward_and_masks(adapter):
     assert total == pytest.approx(1.0 if env.game.winners(env.state) == [seat] else -1 / 3)
 
 
+@pytest.mark.parametrize(("name", "players"), [("seals_v0", 3), ("sequitur_v0", 1)])
+def test_margin_reward_adds_the_final_score_margin(name, players):
+    """The shaping of an episode adds up to the weight times the learner's final margin."""
+    weight, rewards = 0.1, {}
+    for margin_reward in (0.0, weight):
+        pool = OpponentPool(["heuristic"])
+        env = SingleAgentEnv(name, pool, players, margin_reward=margin_reward)
+        env.reset(seed=5)
+        total, done = 0.0, False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(heuristic_move(env))
+            total, done = total + reward, terminated or truncated
+        rewards[margin_reward] = total
+    scores = env.env.game.scores(env.env.state)
+    mine = scores[env.env.possible_agents.index(env.learner)]
+    margin = mine - (sum(scores) - mine) / (players - 1) if players > 1 else mine
+    assert margin != 0
+    assert rewards[weight] - rewards[0.0] == pytest.approx(weight * margin)
+    with pytest.raises(ValueError, match="margin_reward must be"):
+        SingleAgentEnv(name, OpponentPool(["random"]), margin_reward=-1)
+
+
+def heuristic_move(env: SingleAgentEnv) -> int:
+    """The learner's seat played by a heuristic seeded by the seat (the same game both times)."""
+    seat = env.env.possible_agents.index(env.learner)
+    agent = make_agent("heuristic", env.info, seed=seat)
+    return agent.act(env.env.observe(env.learner))
+
+
 def test_checkpoint_round_trip_and_clear_errors(tmp_path, adapter):
     model = MaskablePPO("MlpPolicy", adapter, n_steps=64, batch_size=64, seed=0, device="cpu")
     path = tmp_path / "seamless.zip"

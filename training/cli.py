@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "timesteps": 1_000_000,
     "opponents": ["heuristic", "heuristic", SELF],  # drawn per seat and episode; repeats weigh
     "seed": 0,
+    "margin_reward": 0.0,  # weight of the score margin added to the win reward (0: win only)
     "advice_logit": False,  # add the advice to the logits too (wide action spaces: Sequitur)
     "max_minutes": 0.0,  # stop early (then evaluate and save) after this long; 0: no limit
     "advisor": "heuristic",  # its move is part of the observation; "none": the game's alone

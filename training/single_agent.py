@@ -70,6 +70,11 @@ class SingleAgentEnv(gymnasium.Env):
     convention of PettingZoo's TerminateIllegalWrapper, so that Gymnasium's and SB3's
     ``check_env`` (which sample unmasked actions) can drive it; ``illegal="raise"`` raises the
     env's IllegalActionError instead. MaskablePPO never samples a masked action.
+
+    ``margin_reward`` > 0 adds that weight times each change of the learner's score margin (its
+    score minus the others' mean, from the game's ``scores``) to the reward, so an episode's
+    shaping adds up to the weight times the final margin: a denser signal than the win alone
+    (every round's points count), for games decided over several rounds.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
@@ -83,11 +88,15 @@ class SingleAgentEnv(gymnasium.Env):
         illegal: str = "lose",
         illegal_reward: float = -1.0,
         advisor: str | None = None,
+        margin_reward: float = 0.0,
         **env_options: Any,
     ):
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        if margin_reward < 0:
+            raise ValueError(f"margin_reward must be >= 0, not {margin_reward!r}")
         self.illegal, self.illegal_reward = illegal, illegal_reward
+        self.margin_reward, self._margin = margin_reward, 0.0
         self.env = make(env_name, num_players=num_players, **env_options)
         self.info = self.env.describe()
         if seat not in ("random", "rotate") and seat not in range(self.info.num_players):
@@ -122,6 +131,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.advisor_kind is not None:
             self.advisor = make_agent(self.advisor_kind, self.info, int(rng.integers(2**31)))
         self.env.reset(seed=int(rng.integers(2**31)))
+        self._margin = self._score_margin()
         _, done, _ = self._advance()
         if done:  # the game ended before the learner acted: start another
             return self.reset()
@@ -142,7 +152,17 @@ class SingleAgentEnv(gymnasium.Env):
             )
         self.env.step(int(action))
         reward, terminated, truncated = self._advance(self.env.rewards.get(self.learner, 0.0))
+        if self.margin_reward:
+            margin, self._margin = self._margin, self._score_margin()
+            reward += self.margin_reward * (self._margin - margin)
         return self._obs["observation"], reward, terminated, truncated, {}
+
+    def _score_margin(self) -> float:
+        if not self.margin_reward:
+            return 0.0
+        scores = self.env.game.scores(self.env.state)
+        mine, others = scores[self.env.possible_agents.index(self.learner)], len(scores) - 1
+        return mine - (sum(scores) - mine) / others if others else float(mine)
 
     def add_policy_snapshot(self, policy) -> None:
         """Self-play: called on every vectorised copy (``VecEnv.env_method``) by the trainer."""

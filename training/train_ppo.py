@@ -121,7 +121,13 @@ def make_vec_env(config: dict[str, Any]) -> VecEnv:
     def one() -> SingleAgentEnv:
         torch.set_num_threads(1)
         pool = OpponentPool(kinds or ["random"])
-        return SingleAgentEnv(config["env"], pool, config["num_players"], advisor=config["advisor"])
+        return SingleAgentEnv(
+            config["env"],
+            pool,
+            config["num_players"],
+            advisor=config["advisor"],
+            margin_reward=config["margin_reward"],
+        )
 
     factories = [one] * config["n_envs"]
     vec = SubprocVecEnv(factories, "forkserver") if config["subproc"] else DummyVecEnv(factories)
