@@ -55,20 +55,24 @@ class HeuristicAgent(Agent):
 
     # -- taking -------------------------------------------------------------------------------
     def _take(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        values = self._take_values(views, legal) + 0.01 * self.rng.random(len(legal))
+        return int(legal[int(np.argmax(values))])
+
+    def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
+        """How good a hand each legal take leaves (see :meth:`_hand_value`)."""
         hand = _symbols(views["hand"])
         row = views["row"]
-        best, best_value = -1, -np.inf
-        for action in np.flatnonzero(mask):
+        values = []
+        for action in legal:
             if action < TAKE_SYMBOL:
                 taken = row[action - TAKE_COLOUR]
             else:
                 taken = np.zeros_like(row[0])
                 taken[action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL].sum()
             after = [h + int(t) for h, t in zip(hand, taken, strict=True)]
-            value = self._hand_value(after) + 0.01 * self.rng.random()
-            if value > best_value:
-                best, best_value = int(action), value
-        return best
+            values.append(self._hand_value(after))
+        return np.array(values)
 
     def _hand_value(self, symbols: list[int]) -> float:
         """Blasons the hand can show now (weighted up) plus partial progress to more."""

@@ -173,13 +173,15 @@ def retune(model: MaskablePPO, config: dict[str, Any]) -> None:
 
 
 def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
-    """Clone the heuristic (``clone_games`` games), then ``dagger_rounds`` of DAgger: the clone
-    plays a seat, the heuristic labels the positions it reaches, the clone refits on all rows."""
+    """Clone the advisor, or the heuristic without one (``clone_games`` games), then
+    ``dagger_rounds`` of DAgger: the clone plays a seat, the teacher labels the positions it
+    reaches, the clone refits on all rows."""
     if not config["clone_games"]:
         return {}
     env, players, games = config["env"], config["num_players"], config["clone_games"]
     advised = config["advisor"] is not None
-    demos = collect_demonstrations(env, players, games, advised=advised)
+    teacher = config["advisor"] or "heuristic"  # with an advisor, its moves are the labels
+    demos = collect_demonstrations(env, players, games, teacher=teacher, advised=advised)
     rounds = []
     for round_ in range(config["dagger_rounds"] + 1):
         if round_:
@@ -188,7 +190,7 @@ def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
                 return PolicyAgent(model, info, seed, config["advisor"])
 
             seed = 2_000_000 + round_ * games
-            more = collect_demonstrations(env, players, games, student, "heuristic", seed, advised)
+            more = collect_demonstrations(env, players, games, student, teacher, seed, advised)
             demos = merge(demos, more)
         fit = clone(
             model.policy,

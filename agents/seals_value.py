@@ -1,0 +1,124 @@
+"""The Seals heuristic with a learned afterstate value added to how it rates a take.
+
+A take's outcome for the taker is known before it is made: the hand after it and the face-up
+cards it leaves. :class:`AfterstateValue` is a small MLP, fitted by ``python -m
+training.seals_value`` to the blason margin the taker went on to make in that round (its blasons
+won minus the others' mean) over heuristic self-play games, that scores such an afterstate.
+:class:`ValueHeuristicAgent` rates each legal take by the heuristic's hand value plus this
+learned value and plays the best; reveal decisions stay the heuristic's. The weights ship in
+``agents/checkpoints/seals_v0_value.npz`` (numpy only: no torch at play time).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from agents.seals import HeuristicAgent
+from card_envs.core.env import EnvInfo
+from card_envs.seals.rules.game import TAKE_COLOUR, TAKE_SYMBOL
+
+WEIGHTS = Path(__file__).resolve().parent / "checkpoints" / "seals_v0_value.npz"
+LAYERS = 3  # two hidden ReLU layers and a linear output: W0, b0 .. W2, b2
+
+
+def taken_cards(row: np.ndarray, action: int) -> np.ndarray:
+    """The (colour x symbol) counts a take action lifts from the face-up row."""
+    taken = np.zeros_like(row)
+    if action < TAKE_SYMBOL:
+        taken[action - TAKE_COLOUR] = row[action - TAKE_COLOUR]
+    else:
+        taken[:, action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL]
+    return taken
+
+
+def take_features(views: dict[str, np.ndarray], action: int) -> np.ndarray:
+    """What the taker knows right after ``action``: its symbol counts, the symbols left face
+    up, blasons, round counter, pile and hand sizes, the round and who started it (44 values)."""
+    row = views["row"]
+    taken = taken_cards(row, action)
+    sizes = views["hand_sizes"].copy()
+    sizes[0] += taken.sum()
+    parts = [
+        (views["hand"] + taken).sum(axis=0) / 4,
+        (row - taken).sum(axis=0) / 4,
+        views["blasons"] / 5,
+        views["round_counter"] / 5,
+        views["pile_size"] / 57,
+        sizes / 20,
+        views["round"],
+        views["first"],
+    ]
+    return np.concatenate(parts).astype(np.float32)
+
+
+class AfterstateValue:
+    """A numpy MLP (ReLU hidden layers) loaded from an ``.npz`` of ``W0, b0, W1, b1, W2, b2``."""
+
+    def __init__(self, weights: list[np.ndarray]):
+        self.weights = weights
+
+    @classmethod
+    def load(cls, path: Path | str = WEIGHTS) -> AfterstateValue:
+        path = Path(path)
+        if not path.exists():
+            fix = "python -m training.seals_value"
+            raise ValueError(f"afterstate value weights {path} not found: {fix}")
+        try:
+            with np.load(path) as data:
+                weights = [data[f"{kind}{i}"] for i in range(LAYERS) for kind in ("W", "b")]
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"afterstate value weights {path} are corrupt: {error}") from error
+        return cls(weights)
+
+    @property
+    def inputs(self) -> int:
+        return self.weights[0].shape[0]
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        x = features
+        for i in range(LAYERS):
+            x = x @ self.weights[2 * i] + self.weights[2 * i + 1]
+            if i < LAYERS - 1:
+                x = np.maximum(x, 0.0)
+        return x[:, 0]
+
+
+class ValueHeuristicAgent(HeuristicAgent):
+    name = "heuristic_value"
+    _shared: AfterstateValue | None = None  # loaded once per process
+
+    def __init__(
+        self, info: EnvInfo, seed: int | None = None, value: AfterstateValue | None = None
+    ):
+        super().__init__(info, seed)
+        if value is None:
+            if ValueHeuristicAgent._shared is None:
+                ValueHeuristicAgent._shared = AfterstateValue.load()
+            value = ValueHeuristicAgent._shared
+        if feature_count(info) != value.inputs:
+            raise ValueError(
+                f"the afterstate value takes {value.inputs} features; a {info.num_players}-player"
+                f" table with these options gives {feature_count(info)} (fitted at 4 players)"
+            )
+        self.value = value
+
+    def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
+        learned = self.value(np.stack([take_features(views, int(a)) for a in legal]))
+        return super()._take_values(views, legal) + learned
+
+
+def feature_count(info: EnvInfo) -> int:
+    """How many values :func:`take_features` gives at this table (44 at 4 players)."""
+    views = info.obs_spec.views(np.zeros(info.obs_spec.size, np.float32))
+    return 2 * 11 + 2 + sum(views[k].size for k in ("hand_sizes", "blasons", "round", "first"))
+
+
+def supports(info: EnvInfo) -> bool:
+    """Whether the shipped value exists and fits this table (an arena lists it only then)."""
+    if not WEIGHTS.exists():
+        return False
+    if ValueHeuristicAgent._shared is None:
+        ValueHeuristicAgent._shared = AfterstateValue.load()
+    return feature_count(info) == ValueHeuristicAgent._shared.inputs
