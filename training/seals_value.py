@@ -55,7 +55,8 @@ def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarr
             if env.state.round != round_before or env.state.over:
                 round_end[round_before] = list(env.state.blasons)
         for seat, round_, before in takes:
-            gains = [end - start for end, start in zip(round_end[round_], before, strict=True)]
+            end = round_end.get(round_, env.state.blasons)  # a truncated game: as it stands
+            gains = [after - start for after, start in zip(end, before, strict=True)]
             margins.append(gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1))
     return np.stack(features), np.array(margins, np.float32)
 
