@@ -62,14 +62,9 @@ class HeuristicAgent(Agent):
     def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
         """How good a hand each legal take leaves (see :meth:`_hand_value`)."""
         hand = _symbols(views["hand"])
-        row = views["row"]
         values = []
         for action in legal:
-            if action < TAKE_SYMBOL:
-                taken = row[action - TAKE_COLOUR]
-            else:
-                taken = np.zeros_like(row[0])
-                taken[action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL].sum()
+            taken = taken_cards(views["row"], int(action)).sum(axis=0)
             after = [h + int(t) for h, t in zip(hand, taken, strict=True)]
             values.append(self._hand_value(after))
         return np.array(values)
@@ -129,6 +124,16 @@ class HeuristicAgent(Agent):
         if sum(symbols[v] > 0 for v in range(NUM_VALUES)) == NUM_VALUES - 1:
             return True
         return any(symbols[v] == SERIES_SIZE - 1 for v in MAJOR_VALUES)
+
+
+def taken_cards(row: np.ndarray, action: int) -> np.ndarray:
+    """The (colour x symbol) counts a take action lifts from the face-up row."""
+    taken = np.zeros_like(row)
+    if action < TAKE_SYMBOL:
+        taken[action - TAKE_COLOUR] = row[action - TAKE_COLOUR]
+    else:
+        taken[:, action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL]
+    return taken
 
 
 def _symbols(grid: np.ndarray) -> list[int]:

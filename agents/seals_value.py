@@ -11,26 +11,16 @@ learned value and plays the best; reveal decisions stay the heuristic's. The wei
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 
-from agents.seals import HeuristicAgent
+from agents.seals import HeuristicAgent, taken_cards
 from card_envs.core.env import EnvInfo
-from card_envs.seals.rules.game import TAKE_COLOUR, TAKE_SYMBOL
 
 WEIGHTS = Path(__file__).resolve().parent / "checkpoints" / "seals_v0_value.npz"
 LAYERS = 3  # two hidden ReLU layers and a linear output: W0, b0 .. W2, b2
-
-
-def taken_cards(row: np.ndarray, action: int) -> np.ndarray:
-    """The (colour x symbol) counts a take action lifts from the face-up row."""
-    taken = np.zeros_like(row)
-    if action < TAKE_SYMBOL:
-        taken[action - TAKE_COLOUR] = row[action - TAKE_COLOUR]
-    else:
-        taken[:, action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL]
-    return taken
 
 
 def take_features(views: dict[str, np.ndarray], action: int) -> np.ndarray:
@@ -87,16 +77,12 @@ class AfterstateValue:
 
 class ValueHeuristicAgent(HeuristicAgent):
     name = "heuristic_value"
-    _shared: AfterstateValue | None = None  # loaded once per process
 
     def __init__(
         self, info: EnvInfo, seed: int | None = None, value: AfterstateValue | None = None
     ):
         super().__init__(info, seed)
-        if value is None:
-            if ValueHeuristicAgent._shared is None:
-                ValueHeuristicAgent._shared = AfterstateValue.load()
-            value = ValueHeuristicAgent._shared
+        value = shipped_value() if value is None else value
         if feature_count(info) != value.inputs:
             raise ValueError(
                 f"the afterstate value takes {value.inputs} features; a {info.num_players}-player"
@@ -115,10 +101,12 @@ def feature_count(info: EnvInfo) -> int:
     return 2 * 11 + 2 + sum(views[k].size for k in ("hand_sizes", "blasons", "round", "first"))
 
 
+@functools.cache
+def shipped_value() -> AfterstateValue:
+    """The shipped weights, loaded once per process."""
+    return AfterstateValue.load()
+
+
 def supports(info: EnvInfo) -> bool:
     """Whether the shipped value exists and fits this table (an arena lists it only then)."""
-    if not WEIGHTS.exists():
-        return False
-    if ValueHeuristicAgent._shared is None:
-        ValueHeuristicAgent._shared = AfterstateValue.load()
-    return feature_count(info) == ValueHeuristicAgent._shared.inputs
+    return WEIGHTS.exists() and feature_count(info) == shipped_value().inputs
