@@ -1,5 +1,5 @@
-"""Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path, info, seed)``;
-Seals also has ``"heuristic_value"`` (:mod:`agents.seals_value`)."""
+"""Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path, info, seed)``,
+and the stronger heuristics some games add (:data:`STRONGER_HEURISTICS`)."""
 
 from __future__ import annotations
 
@@ -9,22 +9,35 @@ from pathlib import Path
 from agents.base import Agent, RandomAgent
 from card_envs.core.env import EnvInfo
 
-__all__ = ["Agent", "RandomAgent", "agent_kinds", "make_agent", "shipped_checkpoint"]
+__all__ = [
+    "STRONGER_HEURISTICS",
+    "Agent",
+    "RandomAgent",
+    "agent_kinds",
+    "make_agent",
+    "shipped_checkpoint",
+]
 
 
-VALUE_HEURISTIC = "heuristic_value"  # a heuristic with a learned afterstate value
+# Stronger heuristics beside a game's plain one: env -> {kind: "module:Class"}. A class's
+# ``supports(info)`` says at which tables it plays (the arena lists it only there).
+STRONGER_HEURISTICS = {
+    "seals_v0": {"heuristic_value": "agents.seals_value:ValueHeuristicAgent"},
+    "unfortunate_events_v0": {"heuristic_outs": "agents.unfortunate_events:OutsAgent"},
+}
 
 
 def _game_module(info: EnvInfo) -> str:
     return "agents." + info.name.rsplit("_v", 1)[0]
 
 
-def _value_module(info: EnvInfo):
-    """The game's ``agents/<game>_value.py`` when it has one, else None."""
-    try:
-        return importlib.import_module(_game_module(info) + "_value")
-    except ModuleNotFoundError:
-        return None
+def _stronger(info: EnvInfo) -> dict[str, type[Agent]]:
+    """The game's stronger heuristics by kind, as classes."""
+    classes = {}
+    for kind, target in STRONGER_HEURISTICS.get(info.name, {}).items():
+        module, name = target.split(":")
+        classes[kind] = getattr(importlib.import_module(module), name)
+    return classes
 
 
 def agent_kinds(info: EnvInfo) -> list[str]:
@@ -35,9 +48,7 @@ def agent_kinds(info: EnvInfo) -> list[str]:
         kinds.append("heuristic")
     except ModuleNotFoundError:
         pass
-    value = _value_module(info)
-    if value is not None and value.supports(info):
-        kinds.append(VALUE_HEURISTIC)
+    kinds += [kind for kind, cls in _stronger(info).items() if cls.supports(info)]
     if shipped_checkpoint(info.name).exists():
         kinds.append("ppo")
     return kinds
@@ -49,10 +60,10 @@ def shipped_checkpoint(env_name: str) -> Path:
 
 
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
-    """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), ``"heuristic_value"`` (the
-    heuristic with a learned afterstate value, ``agents/<game>_value.py``), ``"ppo"`` (the shipped
-    MaskablePPO checkpoint of the game), a MaskablePPO checkpoint path or an RLlib export
-    directory (``card-envs train-rllib --out``)."""
+    """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
+    the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` (the
+    shipped MaskablePPO checkpoint of the game), a MaskablePPO checkpoint path or an RLlib
+    export directory (``card-envs train-rllib --out``)."""
     if kind == "random":
         return RandomAgent(info, seed)
     if kind == "heuristic":
@@ -61,11 +72,11 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
         except ModuleNotFoundError as error:
             raise ValueError(f"no heuristic agent for {info.name}") from error
         return module.HeuristicAgent(info, seed)
-    if kind == VALUE_HEURISTIC:
-        module = _value_module(info)
-        if module is None:
-            raise ValueError(f"no {VALUE_HEURISTIC} agent for {info.name}")
-        return module.ValueHeuristicAgent(info, seed)
+    stronger = _stronger(info)
+    if kind in stronger:
+        return stronger[kind](info, seed)
+    if any(kind in kinds for kinds in STRONGER_HEURISTICS.values()):
+        raise ValueError(f"no {kind} agent for {info.name}")
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
         from training.rllib.agent import load_rllib_agent  # an RLlib export (docs/scaling.md)
 

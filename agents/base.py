@@ -22,6 +22,11 @@ class Agent(ABC):
         self.info = info
         self.rng = np.random.default_rng(seed)
 
+    @classmethod
+    def supports(cls, info: EnvInfo) -> bool:
+        """Whether this agent can play at the table ``info`` describes."""
+        return True
+
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; reseed when ``seed`` is given."""
         if seed is not None:

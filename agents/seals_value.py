@@ -90,6 +90,11 @@ class ValueHeuristicAgent(HeuristicAgent):
             )
         self.value = value
 
+    @classmethod
+    def supports(cls, info: EnvInfo) -> bool:
+        """Whether the shipped value exists and fits this table (fitted at 4 players)."""
+        return WEIGHTS.exists() and feature_count(info) == shipped_value().inputs
+
     def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
         learned = self.value(np.stack([take_features(views, int(a)) for a in legal]))
         return super()._take_values(views, legal) + learned
@@ -105,8 +110,3 @@ def feature_count(info: EnvInfo) -> int:
 def shipped_value() -> AfterstateValue:
     """The shipped weights, loaded once per process."""
     return AfterstateValue.load()
-
-
-def supports(info: EnvInfo) -> bool:
-    """Whether the shipped value exists and fits this table (an arena lists it only then)."""
-    return WEIGHTS.exists() and feature_count(info) == shipped_value().inputs

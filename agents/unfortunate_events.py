@@ -17,6 +17,7 @@ from card_envs.core.env import EnvInfo
 from card_envs.unfortunate_events.rules.deck import (
     BEATRICE,
     BURN,
+    COPIES,
     EYE,
     NUM_COLOURS,
     NUM_KINDS,
@@ -45,6 +46,10 @@ SET3_CARDS = np.array(
 # How eagerly each kind is discarded when losing it costs no coverage (higher goes first).
 DISCARD_PRIORITY = {POE: 6.0, BURN: 5.0, EYE: 4.0, SNICKET: -1.0, BEATRICE: -3.0}
 WILD_PRIORITY = -2.0
+# The kinds a draw can bring that may raise coverage: characters, colour wilds, Beatrice.
+SET_KINDS = (*range(EYE), BEATRICE)
+# How many outs one card is worth giving up to keep it from a player known to collect its colour.
+FEED_PENALTY = 4.0
 
 
 def _use(naturals: list[int], size: int) -> list[int]:
@@ -119,7 +124,7 @@ class HeuristicAgent(Agent):
             return self._victory(views, legal)
         lays = [a for a in legal if a < self.start["discard"]]
         if lays:
-            return self._lay(hand, needs, lays)
+            return self._lay(views, hand, needs, lays)
         return self._discard(views, hand, needs, legal)
 
     def _draw(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
@@ -132,7 +137,7 @@ class HeuristicAgent(Agent):
                 return take
         return self.start["draw"]
 
-    def _lay(self, hand: list[int], needs: list[int], lays: list[int]) -> int:
+    def _lay(self, views, hand: list[int], needs: list[int], lays: list[int]) -> int:
         def value(action: int) -> tuple[int, int]:
             kind = SETS[action - self.start["lay"]]
             rest = list(hand)
@@ -146,28 +151,34 @@ class HeuristicAgent(Agent):
 
     def _discard(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
         base = self.start["discard"]
+        priority = self._discard_priority(views, hand)
+
+        def value(action: int) -> tuple[int, float]:
+            rest = list(hand)
+            rest[action - base] -= 1
+            return coverage(rest, needs), priority(action - base)
+
+        return max((a for a in legal if a >= base), key=value)
+
+    def _discard_priority(self, views, hand: list[int]):
+        """How eagerly each kind goes when losing it costs no coverage (higher goes first)."""
         laid = views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
         gone = views["discard"] + laid
         burnable = views["seats"][1:, SETS_LAID].any()
 
-        def value(action: int) -> tuple[int, float]:
-            kind = action - base
-            rest = list(hand)
-            rest[kind] -= 1
+        def priority(kind: int) -> float:
             if kind >= EYE:
-                priority = DISCARD_PRIORITY[kind] if kind != BURN or burnable else 1.0
                 if kind == SNICKET and hand[SNICKET] > 1:
-                    priority = 1.5
-            elif kind >= WILD_BASE:
-                priority = WILD_PRIORITY
-            else:
-                colour = colour_of(kind)
-                first = colour * PER_COLOUR
-                mates = sum(hand[first : first + PER_COLOUR]) + hand[WILD_BASE + colour]
-                priority = 3.0 - hand[kind] - 0.5 * mates + float(gone[kind]) / 7
-            return coverage(rest, needs), priority
+                    return 1.5
+                return DISCARD_PRIORITY[kind] if kind != BURN or burnable else 1.0
+            if kind >= WILD_BASE:
+                return WILD_PRIORITY
+            colour = colour_of(kind)
+            first = colour * PER_COLOUR
+            mates = sum(hand[first : first + PER_COLOUR]) + hand[WILD_BASE + colour]
+            return 3.0 - hand[kind] - 0.5 * mates + float(gone[kind]) / 7
 
-        return max((a for a in legal if a >= base), key=value)
+        return priority
 
     def _target(self, views, legal: list[int]) -> int:
         """The opponent closest to going out (fewest cards owed), then most Victory cards."""
@@ -195,3 +206,74 @@ class HeuristicAgent(Agent):
             if theirs > mine + 1 or theirs >= MAJORITY - 1:
                 return richest
         return base if base in legal else legal[0]
+
+
+def unseen(views: dict[str, np.ndarray]) -> np.ndarray:
+    """Cards by kind this seat cannot place: the box minus its hand, the discard, the sets on
+    the table and what it knows or saw of the other hands (an estimate of the pile's make-up)."""
+    laid = views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
+    others = np.maximum(views["known"][1:], views["seen"][1:]).sum(axis=0)
+    return np.maximum(np.asarray(COPIES) - views["hand"] - views["discard"] - laid - others, 0)
+
+
+def outs(hand: list[int], needs: list[int], pool: np.ndarray) -> float:
+    """How many of the ``pool`` cards would raise ``hand``'s coverage if drawn next."""
+    base = coverage(hand, needs)
+    total = 0.0
+    for kind in SET_KINDS:
+        if pool[kind] > 0:
+            hand[kind] += 1
+            if coverage(hand, needs) > base:
+                total += float(pool[kind])
+            hand[kind] -= 1
+    return total
+
+
+class OutsAgent(HeuristicAgent):
+    """The heuristic with a card counter's tie-break, as mahjong players count tiles: among
+    discards (and sets to lay) that keep the same coverage, keep the hand with the most unseen
+    cards that would improve it, and do not feed the next player a colour it is known to take.
+    Draws, attacks, reactions and Victory choices are the heuristic's."""
+
+    name = "heuristic_outs"
+
+    def _discard(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
+        base = self.start["discard"]
+        pool = unseen(views)
+        priority = self._discard_priority(views, hand)
+        collecting = views["known"][1]  # the next player takes the discard's top first
+
+        def feeds(kind: int) -> float:
+            if kind >= EYE:
+                return 0.0  # a special cannot be taken from the discard
+            first = colour_of(kind) * PER_COLOUR
+            colour = collecting[first : first + PER_COLOUR].sum()
+            return float(colour + collecting[WILD_BASE + colour_of(kind)])
+
+        def value(action: int) -> tuple[int, float, float]:
+            kind = action - base
+            rest = list(hand)
+            rest[kind] -= 1
+            return (
+                coverage(rest, needs),
+                outs(rest, needs, pool) - FEED_PENALTY * feeds(kind),
+                priority(kind),
+            )
+
+        return max((a for a in legal if a >= base), key=value)
+
+    def _lay(self, views, hand: list[int], needs: list[int], lays: list[int]) -> int:
+        pool = unseen(views)
+
+        def value(action: int) -> tuple[int, float, int]:
+            kind = SETS[action - self.start["lay"]]
+            rest = list(hand)
+            for card in kind.cards:
+                rest[card] -= 1
+            left = list(needs)
+            left.remove(kind.size)
+            if not left:
+                return 0, 0.0, -(kind.wilds + kind.beatrice)
+            return coverage(rest, left), outs(rest, left, pool), -(kind.wilds + kind.beatrice)
+
+        return max(lays, key=value)

@@ -1,4 +1,4 @@
-"""The Catastrophic Card Game heuristic: its planning measure, its choices, its edge."""
+"""The Catastrophic Card Game heuristics (plain and heuristic_outs): measures, choices, edge."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from test_unfortunate_events import SNICKET_DEAL, _env_after_poe
 
-from agents import make_agent
+from agents import agent_kinds, make_agent
 from agents.match import play_game, win_share
-from agents.unfortunate_events import coverage
+from agents.unfortunate_events import coverage, outs, unseen
 from card_envs import make
 from card_envs.unfortunate_events.rules import parse_kinds
-from card_envs.unfortunate_events.rules.deck import counts_of
+from card_envs.unfortunate_events.rules.deck import COPIES, counts_of, parse_kind
 
 
 def hand_of(*names: str) -> list[int]:
@@ -72,3 +72,70 @@ def test_heuristic_games_end_by_the_rules():
         agents = [make_agent("heuristic", env.describe(), seed=s) for s in range(4)]
         play_game(env, agents, seed=seed)
         assert env.game.is_over(env.state) and np.sum(env.state.victory) == 7 - env.state.centre
+
+
+# -- heuristic_outs: the heuristic with a card counter's tie-break --------------------------------
+def _table(hand: list[int], *, next_known: list[int] | None = None):
+    """An OutsAgent at a 4-player table where nothing is public: every card but the hand unseen."""
+    info = make("unfortunate_events_v0").describe()
+    views = info.obs_spec.views(np.zeros(info.obs_spec.size, np.float32))
+    views["hand"][:] = hand
+    if next_known is not None:
+        views["known"][1] = next_known
+    return make_agent("heuristic_outs", info, seed=0), views
+
+
+def _discards(agent, hand: list[int]) -> list[int]:
+    return [agent.start["discard"] + kind for kind, count in enumerate(hand) if count]
+
+
+def test_outs_count_the_unseen_cards_that_raise_coverage():
+    hand = hand_of("Klaus", "Klaus", "Monty")
+    pool = np.asarray(COPIES) - np.asarray(hand)
+    # Klaus (5 left), the green wild (3) or Beatrice (1) makes a 3-set; Violet does not.
+    assert outs(list(hand), [3], pool) == 5 + 3 + 1
+    _, views = _table(hand)
+    assert list(unseen(views)) == list(pool)
+
+
+def test_unseen_leaves_out_the_discard_laid_sets_and_known_cards():
+    _, views = _table(hand_of("Klaus"), next_known=hand_of("Klaus", "Violet"))
+    views["discard"][:] = hand_of("Klaus", "Sunny")
+    views["laid4"][2] = hand_of("Klaus", "Klaus", "Sunny", "Sunny")
+    left = unseen(views)
+    assert (left[1], left[0], left[2]) == (7 - 1 - 1 - 1 - 2, 6, 7 - 1 - 2)
+
+
+def test_outs_agent_keeps_the_hand_with_more_outs():
+    hand = hand_of("Violet", "Klaus", "Monty", "Monty")
+    agent, views = _table(hand)
+    heuristic = make_agent("heuristic", agent.info, seed=0)
+    legal = _discards(agent, hand)
+    # Both keep coverage 2; Violet+Klaus waits on 7 Sunny + 3 wilds + Beatrice, Monty+Monty on 9.
+    assert heuristic._discard(views, hand, [3], legal) == agent.start["discard"] + 0
+    assert agent._discard(views, hand, [3], legal) == agent.start["discard"] + parse_kind("Monty")
+
+
+def test_outs_agent_does_not_feed_the_next_player_its_colour():
+    hand = hand_of("Klaus", "Klaus", "Klaus", "Monty", "Stephano")
+    agent, views = _table(hand)
+    legal, base = _discards(agent, hand), agent.start["discard"]
+    # Monty and Stephano tie (coverage 3 either way, no outs, same priority): the first goes.
+    assert agent._discard(views, hand, [3], legal) == base + parse_kind("Monty")
+    agent, views = _table(hand, next_known=hand_of("Josephine"))  # the next seat collects blue
+    assert agent._discard(views, hand, [3], legal) == base + parse_kind("Stephano")
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_outs_agent_plays_whole_games_at_every_table(num_players):
+    env = make("unfortunate_events_v0", num_players=num_players)
+    info = env.describe()
+    assert "heuristic_outs" in agent_kinds(info)
+    agents = [make_agent("heuristic_outs", info, seed=s) for s in range(num_players)]
+    play_game(env, agents, seed=1)
+    assert env.game.is_over(env.state)
+
+
+def test_outs_agent_is_only_for_this_game():
+    with pytest.raises(ValueError, match="no heuristic_outs agent for seals_v0"):
+        make_agent("heuristic_outs", make("seals_v0").describe())
