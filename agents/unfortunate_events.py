@@ -138,16 +138,20 @@ class HeuristicAgent(Agent):
         return self.start["draw"]
 
     def _lay(self, views, hand: list[int], needs: list[int], lays: list[int]) -> int:
-        def value(action: int) -> tuple[int, int]:
+        def value(action: int) -> tuple[float, ...]:
             kind = SETS[action - self.start["lay"]]
             rest = list(hand)
             for card in kind.cards:
                 rest[card] -= 1
             left = list(needs)
             left.remove(kind.size)
-            return coverage(rest, left) if left else 0, -(kind.wilds + kind.beatrice)
+            return *self._rest_value(views, rest, left), -(kind.wilds + kind.beatrice)
 
         return max(lays, key=value)
+
+    def _rest_value(self, views, rest: list[int], left: list[int]) -> tuple[float, ...]:
+        """How good the hand left after a lay is for the sets still owed (higher is better)."""
+        return (coverage(rest, left) if left else 0,)
 
     def _discard(self, views, hand: list[int], needs: list[int], legal: list[int]) -> int:
         base = self.start["discard"]
@@ -262,18 +266,7 @@ class OutsAgent(HeuristicAgent):
 
         return max((a for a in legal if a >= base), key=value)
 
-    def _lay(self, views, hand: list[int], needs: list[int], lays: list[int]) -> int:
-        pool = unseen(views)
-
-        def value(action: int) -> tuple[int, float, int]:
-            kind = SETS[action - self.start["lay"]]
-            rest = list(hand)
-            for card in kind.cards:
-                rest[card] -= 1
-            left = list(needs)
-            left.remove(kind.size)
-            if not left:
-                return 0, 0.0, -(kind.wilds + kind.beatrice)
-            return coverage(rest, left), outs(rest, left, pool), -(kind.wilds + kind.beatrice)
-
-        return max(lays, key=value)
+    def _rest_value(self, views, rest: list[int], left: list[int]) -> tuple[float, ...]:
+        if not left:
+            return 0, 0.0
+        return coverage(rest, left), outs(rest, left, unseen(views))
