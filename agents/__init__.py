@@ -88,6 +88,5 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
         if kind == "ppo" and not path.exists():
             raise ValueError(f"no trained checkpoint ships for {info.name}; train one: make train")
         return load_policy_agent(path, info, seed)
-    raise ValueError(
-        f"unknown agent {kind!r}: use 'random', 'heuristic', 'ppo' or a checkpoint path"
-    )
+    kinds = ", ".join(repr(k) for k in agent_kinds(info))
+    raise ValueError(f"unknown agent {kind!r} for {info.name}: use {kinds} or a checkpoint path")

@@ -21,7 +21,7 @@ def test_random_agent_is_seeded_and_legal():
 def test_make_agent_errors_are_clear():
     info = make("seamless_v0").describe()
     assert agent_kinds(info)[:2] == ["random", "heuristic"]
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(ValueError, match="unknown agent 'genius' for seamless_v0: use 'random'"):
         make_agent("genius", info)
 
 
