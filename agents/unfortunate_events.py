@@ -6,6 +6,10 @@ a set as soon as it can (keeping wilds), and discards the card whose loss costs 
 preferring to fire Mr. Poe and Burning House at the player closest to going out. It keeps one
 Lemony Snicket (a free last discard and a shield), cancels Poe and Burning House with it, and
 steals Victory cards from a leader.
+
+``OutsAgent`` (kind ``"heuristic_outs"``) plays the same but breaks coverage ties by counting
+outs, the unseen cards that would raise coverage if drawn next: the advisor of the shipped
+trained agent (docs/agents.md).
 """
 
 from __future__ import annotations
@@ -221,7 +225,8 @@ def unseen(views: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def outs(hand: list[int], needs: list[int], pool: np.ndarray) -> float:
-    """How many of the ``pool`` cards would raise ``hand``'s coverage if drawn next."""
+    """How many of the ``pool`` cards would raise ``hand``'s coverage if drawn next (``hand`` is
+    changed while counting and restored)."""
     base = coverage(hand, needs)
     total = 0.0
     for kind in SET_KINDS:
