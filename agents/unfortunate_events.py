@@ -69,6 +69,11 @@ def _use(naturals: list[int], size: int) -> list[int]:
     return other if sum(other) > sum(group) else group
 
 
+def laid_cards(views: dict[str, np.ndarray]) -> np.ndarray:
+    """Cards by kind in every set on the table (3-sets by type, 4-sets by card)."""
+    return views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
+
+
 def coverage(hand: list[int], needs: list[int]) -> int:
     """How many of the owed cards ``hand`` fills, set by set (greedy, both need orders)."""
     best = 0
@@ -170,8 +175,7 @@ class HeuristicAgent(Agent):
 
     def _discard_priority(self, views, hand: list[int]):
         """How eagerly each kind goes when losing it costs no coverage (higher goes first)."""
-        laid = views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
-        gone = views["discard"] + laid
+        gone = views["discard"] + laid_cards(views)
         burnable = views["seats"][1:, SETS_LAID].any()
 
         def priority(kind: int) -> float:
@@ -219,9 +223,9 @@ class HeuristicAgent(Agent):
 def unseen(views: dict[str, np.ndarray]) -> np.ndarray:
     """Cards by kind this seat cannot place: the box minus its hand, the discard, the sets on
     the table and what it knows or saw of the other hands (an estimate of the pile's make-up)."""
-    laid = views["laid3"].sum(axis=0) @ SET3_CARDS + views["laid4"].sum(axis=0)
     others = np.maximum(views["known"][1:], views["seen"][1:]).sum(axis=0)
-    return np.maximum(np.asarray(COPIES) - views["hand"] - views["discard"] - laid - others, 0)
+    placed = views["hand"] + views["discard"] + laid_cards(views) + others
+    return np.maximum(np.asarray(COPIES) - placed, 0)
 
 
 def outs(hand: list[int], needs: list[int], pool: np.ndarray) -> float:
@@ -255,9 +259,10 @@ class OutsAgent(HeuristicAgent):
         def feeds(kind: int) -> float:
             if kind >= EYE:
                 return 0.0  # a special cannot be taken from the discard
-            first = colour_of(kind) * PER_COLOUR
-            colour = collecting[first : first + PER_COLOUR].sum()
-            return float(colour + collecting[WILD_BASE + colour_of(kind)])
+            colour = colour_of(kind)
+            first = colour * PER_COLOUR
+            characters = collecting[first : first + PER_COLOUR].sum()
+            return float(characters + collecting[WILD_BASE + colour])
 
         def value(action: int) -> tuple[int, float, float]:
             kind = action - base
