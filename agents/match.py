@@ -45,7 +45,7 @@ def play_game(
             on_move(name, action)
         env.step(action)
         steps += 1
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     winners = tuple(game.winners(state)) if game.is_over(state) else ()
     return GameResult(winners, tuple(float(s) for s in game.scores(state)), tuple(rewards), steps)
 

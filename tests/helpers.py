@@ -18,7 +18,7 @@ def snapshot(env: CardEnv) -> bytes:
     """Every bit of an environment's game and bookkeeping, for bit-identity checks."""
     return pickle.dumps(
         (
-            env.state,
+            env.game_state,
             env.agent_selection,
             env.rewards,
             env._cumulative_rewards,

@@ -45,7 +45,7 @@ def test_play_game_reports_winners_scores_and_rewards():
     moves = []
     result = play_game(env, agents, seed=4, on_move=lambda agent, action: moves.append(action))
     assert result.steps == len(moves) > 0
-    assert list(result.scores) == list(env.game.scores(env.state))
-    assert result.winners == tuple(env.game.winners(env.state))
+    assert list(result.scores) == list(env.game.scores(env.game_state))
+    assert result.winners == tuple(env.game.winners(env.game_state))
     assert sum(result.rewards) == pytest.approx(0.0) and max(result.rewards) == 1.0
     assert play_game(env, agents, seed=4).steps != 0  # agents keep their generators: a new game

@@ -71,7 +71,7 @@ def test_random_play_invariants(name, num_players, seed):
     steps = []
 
     def check(env, action):
-        game, state = env.game, env.state
+        game, state = env.game, env.game_state
         game.check_invariants(state)
         seat = env.possible_agents.index(env.agent_selection)
         assert game.current_player(state) == seat
@@ -88,9 +88,9 @@ def test_random_play_invariants(name, num_players, seed):
 
     env = play_random(name, num_players, seed, check)
     game = env.game
-    game.check_invariants(env.state)
+    game.check_invariants(env.game_state)
     assert len(steps) <= game.max_steps
-    assert game.is_over(env.state) or game.is_truncated(env.state)
+    assert game.is_over(env.game_state) or game.is_truncated(env.game_state)
     assert not env.agents, "every agent must have been removed by a dead step"
 
 
@@ -113,7 +113,7 @@ def test_rewards_through_last(name, num_players, seed):
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
-        game, state = env.game, env.state
+        game, state = env.game, env.game_state
         if mode == "score":
             expected = [float(s) for s in game.scores(state)]
         elif game.is_over(state):
@@ -203,10 +203,10 @@ def test_no_information_leak(name, num_players, seed, cut):
         return
     game, rng = env.game, np.random.default_rng(seed)
     for seat in range(num_players):
-        resampled = game.resample_hidden(env.state, seat, rng)
-        original = env.encoding.observe(env.state, seat)
+        resampled = game.resample_hidden(env.game_state, seat, rng)
+        original = env.encoding.observe(env.game_state, seat)
         assert np.array_equal(env.encoding.observe(resampled, seat), original)
-        assert game.render_seat(resampled, seat) == game.render_seat(env.state, seat)
+        assert game.render_seat(resampled, seat) == game.render_seat(env.game_state, seat)
 
 
 @cases
@@ -216,7 +216,7 @@ def test_resampling_changes_hidden_cards(name, num_players):
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     changed = sum(
-        pickle.dumps(env.game.resample_hidden(env.state, 0, rng)) != pickle.dumps(env.state)
+        pickle.dumps(env.game.resample_hidden(env.game_state, 0, rng)) != pickle.dumps(env.game_state)
         for _ in range(5)
     )
     assert changed > 0

@@ -130,11 +130,11 @@ def test_the_screen_shows_only_what_the_seat_may_know():
     card, and only the sizes of the other hands."""
     env = make("seamless_v0")
     env.reset(seed=6)
-    hidden = {card_name(c) for seat in (0, 2, 3) for c in env.state.hands[seat]}
-    hidden.discard(card_name(env.state.trump_card))
+    hidden = {card_name(c) for seat in (0, 2, 3) for c in env.game_state.hands[seat]}
+    hidden.discard(card_name(env.game_state.trump_card))
     _, out = session("seamless_v0", [], seat=1, seed=6)
     assert not hidden & set(out.replace("|", " ").split())
-    assert all(card_name(c) in out for c in env.state.hands[1])
+    assert all(card_name(c) in out for c in env.game_state.hands[1])
     assert out.count("13 cards") == 3
 
 

@@ -378,7 +378,7 @@ def test_tied_after_every_tie_round_share_the_win():
     assert state.over and game.winners(state) == [0, 1]
     env = seals_v0.env(num_players=3)
     env.reset(seed=0)
-    env.state = state
+    env.game_state = state
     env._settle()
     assert env.rewards == {"player_0": 0.5, "player_1": 0.5, "player_2": -1.0}
 
@@ -531,14 +531,14 @@ def test_skip_forced_stop_passes_the_turn_when_no_series_can_be_shown():
 def test_illegal_actions_raise_and_leave_the_env_bit_identical():
     env = seals_v0.env(num_players=2)
     env.reset(seed=0, options={"deal": {"hands": ["R3 Y3", ""], "row": "B3 P9 P8 Rc"}})
-    before = pickle.dumps((env.state, env._rng.bit_generator.state))
+    before = pickle.dumps((env.game_state, env._rng.bit_generator.state))
     with pytest.raises(IllegalActionError, match="no green card is face up"):
         env.step(env.game.actions.ids["take green"])
     env.step(env.game.actions.ids["take 3s"])
-    before = pickle.dumps((env.state, env._rng.bit_generator.state))
+    before = pickle.dumps((env.game_state, env._rng.bit_generator.state))
     with pytest.raises(IllegalActionError, match="cannot show four 3s"):
         env.step(env.game.actions.ids["reveal four 3s"])
-    assert pickle.dumps((env.state, env._rng.bit_generator.state)) == before
+    assert pickle.dumps((env.game_state, env._rng.bit_generator.state)) == before
 
 
 def test_bad_options_and_deals_name_the_problem():
@@ -660,10 +660,10 @@ def test_no_information_leak_under_options(options):
         for step, action in enumerate(random_steps(env, seed)):
             if step % 5 == 0:
                 for seat in range(3):
-                    other = game.resample_hidden(env.state, seat, rng)
-                    changed += pickle.dumps(other) != pickle.dumps(env.state)
-                    observed = env.encoding.observe(env.state, seat)
+                    other = game.resample_hidden(env.game_state, seat, rng)
+                    changed += pickle.dumps(other) != pickle.dumps(env.game_state)
+                    observed = env.encoding.observe(env.game_state, seat)
                     assert np.array_equal(env.encoding.observe(other, seat), observed)
-                    assert game.render_seat(other, seat) == game.render_seat(env.state, seat)
+                    assert game.render_seat(other, seat) == game.render_seat(env.game_state, seat)
             env.step(action)
     assert changed > 0

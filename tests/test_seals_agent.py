@@ -42,8 +42,8 @@ def test_heuristic_shows_its_best_series_and_then_stops():
     agent = make_agent("heuristic", env.describe(), seed=0)
     env.step(env.game.actions.ids["take 7s"])
     moves = []
-    while not env.state.over and env.agent_selection == "player_0":
+    while not env.game_state.over and env.agent_selection == "player_0":
         moves.append(agent.act(env.observe("player_0")))
         env.step(moves[-1])
     assert sorted(moves[:2]) == [REVEAL_SERIES + 6, REVEAL_SERIES + STRAIGHT]
-    assert moves[2] == STOP and env.state.blasons == [6, 0]
+    assert moves[2] == STOP and env.game_state.blasons == [6, 0]

@@ -145,7 +145,7 @@ def test_trick_winner(trick, trump, winner):
 def test_follow_suit_when_able_else_anything():
     game = SeamlessGame()
     env = _env_with(mixed_deal(), "JS")
-    state = env.state
+    state = env.game_state
     leader = state.leader
     lead = next(c for c in state.hands[leader] if c // 13 != state.trump)
     env.step(lead)
@@ -198,7 +198,7 @@ def test_trump_may_be_led_after_trick_one():
 def test_random_deal_trump_is_dealers_last_card_and_public_until_played():
     env = seamless_v0.env()
     env.reset(seed=7)
-    state = env.state
+    state = env.game_state
     assert state.dealer == 0 and state.leader == 1
     assert state.trump_card in state.hands[0]
     assert state.trump == state.trump_card // 13
@@ -212,15 +212,15 @@ def test_dealer_rotates_and_rows_clear_each_round():
     env = seamless_v0.env()
     env.reset(seed=3)
     rng = np.random.default_rng(3)
-    dealers = [env.state.dealer]
-    while not env.game.is_over(env.state):
-        legal = env.game.legal_actions(env.state)
-        round_before = env.state.round
+    dealers = [env.game_state.dealer]
+    while not env.game.is_over(env.game_state):
+        legal = env.game.legal_actions(env.game_state)
+        round_before = env.game_state.round
         env.step(legal[rng.integers(len(legal))])
-        if env.state.round != round_before and not env.game.is_over(env.state):
-            dealers.append(env.state.dealer)
-            assert all(s == EMPTY for row in env.state.rows for s in row)
-            assert env.state.leader == (env.state.dealer + 1) % 4
+        if env.game_state.round != round_before and not env.game.is_over(env.game_state):
+            dealers.append(env.game_state.dealer)
+            assert all(s == EMPTY for row in env.game_state.rows for s in row)
+            assert env.game_state.leader == (env.game_state.dealer + 1) % 4
     assert dealers == [i % 4 for i in range(len(dealers))]
 
 
@@ -281,7 +281,7 @@ def test_win_rewards_are_zero_sum():
     while env.agents and not env.terminations[env.agent_selection]:
         legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
-    winner = env.game.winners(env.state)[0]
+    winner = env.game.winners(env.game_state)[0]
     rewards = env._cumulative_rewards
     assert rewards[f"player_{winner}"] == 1.0
     assert sum(rewards.values()) == pytest.approx(0.0)
@@ -295,7 +295,7 @@ def test_observation_shows_my_hand_rows_and_claim_flag_but_not_other_hands():
     env = seamless_v0.env()
     state = _claim_state(game, parse_cards("2D 9D JC KD"), winner_row="JH")
     env.reset(seed=0)
-    env.state = state
+    env.game_state = state
     views = env.encoding.spec.views(env.encoding.observe(state, 0))
     assert views["claiming"][0] == 1
     assert views["rows"][0, parse_card("JH")] == 1

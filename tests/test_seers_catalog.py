@@ -321,7 +321,7 @@ def test_stepping_stone_fills_a_run():
 def test_lens_shows_a_hand_and_the_looker_acts_again():
     env = make("seers_catalog_v0", num_players=3)
     env.reset(options={"deal": {"hands": ["Lens 5P 6P", "7G 8G 9G", "2T 3T 4T"], "leader": 0}})
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     env.step(game.actions.ids["Lens on seat +2"])
     assert env.agent_selection == "player_0" and LENS in state.aside
     views = env.encoding.spec.views(env.observe("player_0")["observation"])
@@ -380,7 +380,7 @@ def test_ties_go_to_the_final_round_then_are_shared():
 def test_removed_cards_and_face_down_artifacts_are_hidden():
     env = make("seers_catalog_v0", num_players=2)
     env.reset(seed=7)
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     rng = np.random.default_rng(0)
     removed_moved = artifacts_moved = False
     for _ in range(20):
@@ -394,7 +394,7 @@ def test_removed_cards_and_face_down_artifacts_are_hidden():
 
 
 def seat_views(env, seat: int) -> dict[str, np.ndarray]:
-    return env.encoding.spec.views(env.encoding.observe(env.state, seat))
+    return env.encoding.spec.views(env.encoding.observe(env.game_state, seat))
 
 
 def test_a_lens_use_and_a_crown_are_public_to_every_seat():
@@ -427,9 +427,9 @@ def test_a_lens_use_and_a_crown_are_public_to_every_seat():
         if seat != 1:
             assert not views["known"].any()  # what the Lens showed stays the looker's
     assert seat_views(env, 1)["known"][1].sum() == 6  # seat 3 is relative seat 2, row 1
-    assert "Lens looks this round: player_1 on player_3" in env.game.render_seat(env.state, 2)
-    redrawn = env.game.resample_hidden(env.state, 2, np.random.default_rng(0))
-    assert np.array_equal(env.encoding.observe(redrawn, 2), env.encoding.observe(env.state, 2))
+    assert "Lens looks this round: player_1 on player_3" in env.game.render_seat(env.game_state, 2)
+    redrawn = env.game.resample_hidden(env.game_state, 2, np.random.default_rng(0))
+    assert np.array_equal(env.encoding.observe(redrawn, 2), env.encoding.observe(env.game_state, 2))
     for _ in range(3):
         env.step(ids["pass"])  # nothing beats the Crown: the trick ends, the history stays
     views = seat_views(env, 2)
@@ -490,11 +490,11 @@ def test_illegal_build_step_leaves_the_state_intact():
     env = make("seers_catalog_v0", num_players=3)
     env.reset(options={"deal": {"hands": ["5P 6P 7P 2G", "7G 8G 9G", "2T 3T 4T"], "leader": 0}})
     env.step(env.game.actions.ids["add 5P"])
-    before = repr(env.state)
+    before = repr(env.game_state)
     for name in ("add 2G", "pass", "play value 7", "add 5P"):
         with pytest.raises(IllegalActionError):
             env.step(env.game.actions.ids[name])
-    assert repr(env.state) == before
+    assert repr(env.game_state) == before
 
 
 # -- generator against detector ---------------------------------------------------------------
@@ -579,8 +579,8 @@ def test_encode_into_views_of_a_batch_row_matches_observe():
     env = make("seers_catalog_v0", num_players=4)
     env.reset(seed=2)
     batch = np.zeros((3, env.encoding.spec.size), np.float32)
-    env.encoding.encode(env.state, 1, env.encoding.spec.views(batch[1]))
-    assert np.array_equal(batch[1], env.encoding.observe(env.state, 1))
+    env.encoding.encode(env.game_state, 1, env.encoding.spec.views(batch[1]))
+    assert np.array_equal(batch[1], env.encoding.observe(env.game_state, 1))
     assert not batch[0].any() and not batch[2].any()
 
 

@@ -644,7 +644,7 @@ def test_solo_draws_two_goals_and_keeps_one_every_time():
 def test_other_players_see_action_step_choices_only_when_the_step_ends():
     env = sequitur_v0.env(num_players=2)
     env.reset(seed=0)
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     while not (state.phase == ACTION and state.actor == 0):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     spec = env.describe().obs_spec
@@ -667,10 +667,10 @@ def test_other_players_see_action_step_choices_only_when_the_step_ends():
 def test_illegal_actions_raise_and_change_nothing():
     env = sequitur_v0.env(num_players=3)
     env.reset(seed=2)
-    before = env.state.__dict__.copy()
+    before = env.game_state.__dict__.copy()
     with pytest.raises(IllegalActionError, match="choose colour"):
         env.step(env.game.actions.ids["pass"])
-    assert env.state.__dict__ == before
+    assert env.game_state.__dict__ == before
 
 
 def test_injected_goal_order_is_drawn_first():
@@ -711,9 +711,9 @@ def test_docs_deal_example_runs():
     env = sequitur_v0.env(num_players=2)
     deal = {"racks": ["hwfor", "abcde"], "draws": "gde", "goals": {"red": [48]}}
     env.reset(seed=1, options={"deal": deal})
-    assert letters_of(env.state.racks[0]) == "hwfor"
+    assert letters_of(env.game_state.racks[0]) == "hwfor"
     env.step(env.game.actions.ids["secret goal red"])
-    assert env.state.secret[0] == 48 and letters_of([env.state.ball]) == "g"
+    assert env.game_state.secret[0] == 48 and letters_of([env.game_state.ball]) == "g"
 
 
 def test_render_seat_hides_another_seats_decision_and_draws():

@@ -81,7 +81,7 @@ def test_adapter_returns_the_learners_reward_and_masks(adapter):
         done = terminated or truncated
     env = adapter.env
     seat = env.possible_agents.index(adapter.learner)
-    assert total == pytest.approx(1.0 if env.game.winners(env.state) == [seat] else -1 / 3)
+    assert total == pytest.approx(1.0 if env.game.winners(env.game_state) == [seat] else -1 / 3)
 
 
 @pytest.mark.parametrize(("name", "players"), [("seals_v0", 3), ("sequitur_v0", 1)])
@@ -97,7 +97,7 @@ def test_margin_reward_adds_the_final_score_margin(name, players):
             _, reward, terminated, truncated, _ = env.step(heuristic_move(env))
             total, done = total + reward, terminated or truncated
         rewards[margin_reward] = total
-    scores = env.env.game.scores(env.env.state)
+    scores = env.env.game.scores(env.env.game_state)
     mine = scores[env.env.possible_agents.index(env.learner)]
     margin = mine - (sum(scores) - mine) / (players - 1) if players > 1 else mine
     assert margin != 0

@@ -596,7 +596,7 @@ def test_turn_cap_truncates_the_game():
         discards = [a for a in legal if env.game.actions.names[a].startswith("discard")]
         turns += bool(discards)
         env.step(int(discards[0]) if discards else int(legal[0]))
-    assert env.state.turns == 3 and env.state.truncated and turns == 3
+    assert env.game_state.turns == 3 and env.game_state.truncated and turns == 3
 
 
 def test_nothing_left_to_draw_stalls_and_truncates():
@@ -663,7 +663,7 @@ def test_the_snicket_holder_is_the_next_agent_and_play_resumes_left_of_the_attac
     assert not env.observe("player_1")["action_mask"].any()
     env.step(env.game.actions.ids["Snicket: cancel"])
     assert env.agent_selection == "player_2"
-    assert env.state.hands[0][parse_kinds(["Monty"])[0]] == 2  # drew the next pile card
+    assert env.game_state.hands[0][parse_kinds(["Monty"])[0]] == 2  # drew the next pile card
 
 
 def test_injected_deals_are_checked():
@@ -682,15 +682,15 @@ def test_injected_deals_are_checked():
 
 def test_illegal_actions_name_the_rule_and_change_nothing():
     env = _env_after_poe()
-    before = pickle.dumps((env.state, env.agent_selection))
+    before = pickle.dumps((env.game_state, env.agent_selection))
     with pytest.raises(IllegalActionError, match="react"):
         env.step(env.game.actions.ids["discard Sunny"])
-    assert pickle.dumps((env.state, env.agent_selection)) == before
+    assert pickle.dumps((env.game_state, env.agent_selection)) == before
 
 
 def test_render_seat_shows_only_that_seats_hand():
     env = _env_after_poe(render_mode="ansi")
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     mine = game.render_seat(state, 2)
     assert "hand: Violet, Monty, Josephine" in mine and "Lemony Snicket" in mine  # public ask
     assert "hand: Klaus" not in mine and "cards (known:" in mine
@@ -699,7 +699,7 @@ def test_render_seat_shows_only_that_seats_hand():
 
 def test_observation_hides_other_hands_and_the_pile():
     env = _env_after_poe()
-    game, encoding, state = env.game, env.encoding, env.state
+    game, encoding, state = env.game, env.encoding, env.game_state
     rng = np.random.default_rng(1)
     for _ in range(5):
         other = game.resample_hidden(state, 2, rng)
@@ -726,8 +726,8 @@ def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players
         if terminated or truncated:
             env.step(None)
             continue
-        game.check_invariants(env.state)
-        detector = [game.illegal_reason(env.state, a) is None for a in range(game.actions.size)]
+        game.check_invariants(env.game_state)
+        detector = [game.illegal_reason(env.game_state, a) is None for a in range(game.actions.size)]
         assert obs["action_mask"].tolist() == [int(d) for d in detector] and any(detector)
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
@@ -811,12 +811,12 @@ def test_fast_observation_equals_the_piece_by_piece_one():
     env.reset(seed=2)
     encoding, turns = env.encoding, 0
     for steps, action in enumerate(random_steps(env, 2)):
-        turns = max(turns, env.state.turns)
+        turns = max(turns, env.game_state.turns)
         if steps % 5 == 0:
             for seat in range(5):
                 buffer, views = encoding.spec.new()
-                encoding.encode(env.state, seat, views)
-                assert np.array_equal(encoding.observe(env.state, seat), buffer)
+                encoding.encode(env.game_state, seat, views)
+                assert np.array_equal(encoding.observe(env.game_state, seat), buffer)
         env.step(action)
     assert turns > 255
 
@@ -829,7 +829,7 @@ def test_golden_seeded_random_game():
     for action in random_steps(env, 8):
         env.step(action)
         played.append(action)
-    state = env.state
+    state = env.game_state
     assert (len(played), state.round, state.turns, state.victory, state.centre) == (
         4591,
         15,
@@ -847,7 +847,7 @@ def test_resampling_keeps_what_is_known_and_conserves_cards(seed, observer, cut)
     env.reset(seed=seed)
     for _, action in zip(range(cut), random_steps(env, seed), strict=False):
         env.step(action)
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     other = game.resample_hidden(state, observer, np.random.default_rng(seed))
     game.check_invariants(other)
     assert other.hands[observer] == state.hands[observer] and other.discard == state.discard

@@ -71,7 +71,7 @@ def test_heuristic_games_end_by_the_rules():
         env = make("unfortunate_events_v0", num_players=4)
         agents = [make_agent("heuristic", env.describe(), seed=s) for s in range(4)]
         play_game(env, agents, seed=seed)
-        assert env.game.is_over(env.state) and np.sum(env.state.victory) == 7 - env.state.centre
+        assert env.game.is_over(env.game_state) and np.sum(env.game_state.victory) == 7 - env.game_state.centre
 
 
 # -- heuristic_outs: the heuristic with a card counter's tie-break --------------------------------
@@ -133,7 +133,7 @@ def test_outs_agent_plays_whole_games_at_every_table(num_players):
     assert "heuristic_outs" in agent_kinds(info)
     agents = [make_agent("heuristic_outs", info, seed=s) for s in range(num_players)]
     play_game(env, agents, seed=1)
-    assert env.game.is_over(env.state)
+    assert env.game.is_over(env.game_state)
 
 
 def test_outs_agent_is_only_for_this_game():

@@ -42,7 +42,7 @@ def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarr
             if terminated or truncated:
                 env.step(None)
                 continue
-            seat, state = env.possible_agents.index(name), env.state
+            seat, state = env.possible_agents.index(name), env.game_state
             views = info.obs_spec.views(observation["observation"])
             action = players[seat].act(observation)
             if not views["revealing"][0]:
@@ -52,10 +52,10 @@ def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarr
                 takes.append((seat, state.round, list(state.blasons)))
             round_before = state.round
             env.step(action)
-            if env.state.round != round_before or env.state.over:
-                round_end[round_before] = list(env.state.blasons)
+            if env.game_state.round != round_before or env.game_state.over:
+                round_end[round_before] = list(env.game_state.blasons)
         for seat, round_, before in takes:
-            end = round_end.get(round_, env.state.blasons)  # a truncated game: as it stands
+            end = round_end.get(round_, env.game_state.blasons)  # a truncated game: as it stands
             gains = [after - start for after, start in zip(end, before, strict=True)]
             margins.append(gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1))
     return np.stack(features), np.array(margins, np.float32)

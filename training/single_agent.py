@@ -160,7 +160,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _score_margin(self) -> float:
         if not self.margin_reward:
             return 0.0
-        scores = self.env.game.scores(self.env.state)
+        scores = self.env.game.scores(self.env.game_state)
         mine, others = scores[self.env.possible_agents.index(self.learner)], len(scores) - 1
         return mine - (sum(scores) - mine) / others if others else float(mine)
 

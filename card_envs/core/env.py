@@ -88,7 +88,7 @@ class CardEnv(AECEnv, EzPickle):
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._rng: np.random.Generator | None = None
-        self.state: Any = None
+        self.game_state: Any = None
         self._mask = np.zeros(num_actions, np.int8)
         self._no_moves = np.zeros(num_actions, np.int8)
 
@@ -134,14 +134,14 @@ class CardEnv(AECEnv, EzPickle):
             )
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_game(self._rng, options.get("deal"))
+        self.game_state = self.game.new_game(self._rng, options.get("deal"))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self._scores = list(self.game.scores(self.state))
+        self._scores = list(self.game.scores(self.game_state))
         self._skip_agent_selection = None
         self._settle()
 
@@ -152,7 +152,7 @@ class CardEnv(AECEnv, EzPickle):
             self.terminations[agent] or self.truncations[agent]
         )
         return {
-            "observation": self.encoding.observe(self.state, seat),
+            "observation": self.encoding.observe(self.game_state, seat),
             "action_mask": (self._mask if acting else self._no_moves).copy(),
         }
 
@@ -164,14 +164,14 @@ class CardEnv(AECEnv, EzPickle):
             return
         action = self._checked(agent, action)
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(self.state, action, self._rng)
+        self.game.apply(self.game_state, action, self._rng)
         self._settle()
         if self.render_mode == "human":
             self.render()
 
     def _settle(self) -> None:
         """After a transition: rewards, terminations and who acts next, as the rules say."""
-        game, state = self.game, self.state
+        game, state = self.game, self.game_state
         over, truncated = game.is_over(state), game.is_truncated(state)
         scores = game.scores(state)
         if self.reward_mode == "score":
@@ -208,7 +208,7 @@ class CardEnv(AECEnv, EzPickle):
         if not 0 <= action < len(names):
             raise ValueError(f"action {action} is out of range: ids are 0..{len(names) - 1}")
         if not self._mask[action]:
-            reason = self.game.illegal_reason(self.state, action) or "not legal now"
+            reason = self.game.illegal_reason(self.game_state, action) or "not legal now"
             legal = ", ".join(f"{a} ({names[a]})" for a in np.flatnonzero(self._mask)[:20])
             raise IllegalActionError(
                 f"{agent} cannot play {action} ({names[action]}): {reason}. Legal: {legal}"
@@ -216,7 +216,7 @@ class CardEnv(AECEnv, EzPickle):
         return action
 
     def _require_reset(self, method: str) -> None:
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError(f"call reset() before {method}()")
 
     # -- rendering ----------------------------------------------------------------------------
@@ -225,7 +225,7 @@ class CardEnv(AECEnv, EzPickle):
             warnings.warn("render() called without a render_mode", stacklevel=2)
             return None
         self._require_reset("render")
-        text = self.game.render(self.state)
+        text = self.game.render(self.game_state)
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -170,7 +170,7 @@ def play_turns(
     """The AEC loop to the end of the game: the person chooses for ``seat``, agents for the
     others; returns the person's final view."""
     game, names = env.game, env.game.actions.names
-    view = game.render_seat(env.state, seat)
+    view = game.render_seat(env.game_state, seat)
     for agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
@@ -180,13 +180,13 @@ def play_turns(
         if acting == seat:
             write("\n" + view)
             legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-            action = choose(legal, names, partial(game.illegal_reason, env.state), read, write)
+            action = choose(legal, names, partial(game.illegal_reason, env.game_state), read, write)
             env.step(action)
             write(f"you: {names[action]}")
-            view = game.render_seat(env.state, seat)
+            view = game.render_seat(env.game_state, seat)
             continue
         env.step(agents[acting].act(observation))
-        new_view = game.render_seat(env.state, seat)
+        new_view = game.render_seat(env.game_state, seat)
         write(f"{agent} moved")
         write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)) or "  | -")
         view = new_view
@@ -195,7 +195,7 @@ def play_turns(
 
 def result_line(env: CardEnv, seat: int) -> str:
     """Who won and the final scores, from the person's point of view."""
-    game, state = env.game, env.state
+    game, state = env.game, env.game_state
     if not game.is_over(state):
         return "game stopped by the step cap: no winner"
     winners = ", ".join(f"player_{w}" for w in game.winners(state)) or "nobody"
