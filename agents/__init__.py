@@ -59,11 +59,16 @@ def shipped_checkpoint(env_name: str) -> Path:
     return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_ppo.zip"
 
 
-def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
+def make_agent(
+    kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False
+) -> Agent:
     """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
     the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` (the
     shipped MaskablePPO checkpoint of the game), a MaskablePPO checkpoint path or an RLlib
-    export directory (``card-envs train-rllib --out``)."""
+    export directory (``card-envs train-rllib --out``).
+
+    ``trust=True`` allows checkpoint formats that unpickle (an SB3 zip, an RLlib export), which
+    can run code: pass it only for files you trust (docs/agents.md)."""
     if kind == "random":
         return RandomAgent(info, seed)
     if kind == "heuristic":
@@ -80,13 +85,13 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None) -> Agent:
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
         from training.rllib.agent import load_rllib_agent  # an RLlib export (docs/scaling.md)
 
-        return load_rllib_agent(kind, info, seed)
+        return load_rllib_agent(kind, info, seed, trust=trust)
     if kind == "ppo" or Path(kind).suffix == ".zip" or Path(kind).exists():
         from training.policy import load_policy_agent
 
         path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
         if kind == "ppo" and not path.exists():
             raise ValueError(f"no trained checkpoint ships for {info.name}; train one: make train")
-        return load_policy_agent(path, info, seed)
+        return load_policy_agent(path, info, seed, trust=trust)
     kinds = ", ".join(repr(k) for k in agent_kinds(info))
     raise ValueError(f"unknown agent {kind!r} for {info.name}: use {kinds} or a checkpoint path")

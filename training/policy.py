@@ -58,7 +58,9 @@ class PolicyAgent(Agent):
         return int(action)
 
 
-def load_policy_agent(path: str | Path, info: EnvInfo, seed: int | None = None) -> PolicyAgent:
+def load_policy_agent(
+    path: str | Path, info: EnvInfo, seed: int | None = None, *, trust: bool = False
+) -> PolicyAgent:
     """Load a checkpoint, checking it is a MaskablePPO zip made for this game and seat count."""
     from sb3_contrib import MaskablePPO
 

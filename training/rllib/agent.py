@@ -35,7 +35,12 @@ class RLlibAgent(Agent):
 
 
 def load_rllib_agent(
-    path: str | Path, info: EnvInfo, seed: int | None = None, module_id: str | None = None
+    path: str | Path,
+    info: EnvInfo,
+    seed: int | None = None,
+    module_id: str | None = None,
+    *,
+    trust: bool = False,
 ) -> RLlibAgent:
     """Load the module ``module_id`` (default: the metadata's ``default_module``, the shared
     policy or seat 0's) of an exported checkpoint, checking it was made for this game and
