@@ -59,17 +59,41 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+# Plain text for --help: the module docstring's reST markup would show as is.
+DESCRIPTION = (
+    "PettingZoo AEC environments for five card games, with agents, an arena, benchmarks and "
+    "training. Run 'card-envs COMMAND --help' for a command's options."
+)
+LIST_DESCRIPTION = "List the registered environments and the player counts each supports."
+DEMO_DESCRIPTION = (
+    "Play one seeded game of random legal moves (or one per game with 'all') and print the "
+    "final table as text."
+)
+DOCS_DESCRIPTION = (
+    "Regenerate the tables of docs/<game>.md that come from the code (observation pieces, "
+    "action ids), or with --check list the pages that are out of date."
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="card-envs", description=__doc__)
+    """The ``card-envs`` parser with every subcommand, the tools' included."""
+    parser = argparse.ArgumentParser(prog="card-envs", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="registered environments").set_defaults(func=cmd_list)
-    demo = sub.add_parser("demo", help="play one seeded random game and print it")
+    listing = sub.add_parser("list", help="registered environments", description=LIST_DESCRIPTION)
+    listing.set_defaults(func=cmd_list)
+    demo = sub.add_parser(
+        "demo", help="play one seeded random game and print it", description=DEMO_DESCRIPTION
+    )
     demo.add_argument("game", choices=[*env_names(), "all"])
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument(
+        "--seed", type=int, default=0, help="seeds the deal and the random players (default: 0)"
+    )
+    demo.add_argument("--players", type=int, default=None, help="default: the game's")
     demo.add_argument("--verbose", action="store_true", help="print every move")
     demo.set_defaults(func=cmd_demo)
-    docs = sub.add_parser("docs", help="regenerate the tables in docs/<game>.md")
+    docs = sub.add_parser(
+        "docs", help="regenerate the tables in docs/<game>.md", description=DOCS_DESCRIPTION
+    )
     docs.add_argument("--check", action="store_true", help="fail if a page is out of date")
     docs.set_defaults(func=cmd_docs)
     for module in TOOL_MODULES:

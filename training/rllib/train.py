@@ -245,7 +245,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "train-rllib",
         help="PPO self-play on Ray RLlib (needs card-envs[rllib])",
-        description=__doc__.splitlines()[0],
+        description="PPO self-play on Ray RLlib, locally or on a Ray cluster.",
     )
     parser.add_argument("game", choices=env_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
