@@ -116,7 +116,7 @@ def test_letter_table_has_72_balls_with_the_ruling_counts_and_points():
 
 
 def test_dictionary_is_scowl_with_inflections_and_without_names():
-    assert len(WORDS) == 63301 and load_dictionary() is WORDS  # loaded once, shared
+    assert len(WORDS) == 63271 and load_dictionary() is WORDS  # loaded once, shared
     for word in ("words", "walked", "cats", "quit", "queen", "strength"):
         assert word in WORDS
     for word in ("london", "nasa", "lol", "it", "don't", "usa", "mr", "nigger"):
@@ -797,3 +797,21 @@ def test_bad_deals_are_explained():
     ]:
         with pytest.raises(ValueError, match=message):
             GAME.new_game(rng(), deal)
+
+
+# -- the word list without slang (the rulebook recommends no names, slang or abbreviations)
+
+
+def test_informal_spellings_are_not_words_and_ordinary_words_are():
+    for word in ("gonna", "wanna", "gotta", "kinda", "dunno", "lemme", "tho"):
+        assert word not in WORDS, word
+    for word in ("words", "walked", "cats", "thought", "though", "through", "yes", "okay"):
+        assert word in WORDS, word
+
+
+def test_every_reviewed_informal_spelling_is_left_out_of_the_word_list():
+    lines = (DEFAULT_WORDS.parent / "informal.txt").read_text().splitlines()
+    informal = {line for line in lines if line and not line.startswith("#")}
+    assert {"gonna", "wanna", "gotta", "kinda", "dunno", "lemme", "tho"} <= informal
+    assert all(word.isascii() and word.isalpha() and word.islower() for word in informal)
+    assert not informal & WORDS.words

@@ -1,9 +1,10 @@
 """Sequitur's dictionary and the search for every word a rack can spell.
 
-The default list (``data/words.txt``, 63,301 words) is generated from Debian's ``scowl`` package by
+The default list (``data/words.txt``, 63,271 words) is generated from Debian's ``scowl`` package by
 ``scripts/build_wordlist.py``: plain English, American and British words of SCOWL sizes 10-50,
-lower-case, with inflections, without proper names, abbreviations or contractions, at least 3
-letters. It is loaded once per process and shared by every environment.
+lower-case, with inflections, without proper names, abbreviations or contractions, without the
+informal spellings of ``data/informal.txt`` (gonna, dunno, tho), at least 3 letters. It is loaded
+once per process and shared by every environment.
 
 Letters are codes ``0..25`` for a..z; :data:`BLANK` (26) is the blank ball. A spelling reads a
 subset of the rack's balls in rack order, left to right or right to left (the rack turns freely);
