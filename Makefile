@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup arena test test-slow test-notebooks bench lint docs train eval-trained train-rllib test-rllib clean
+.PHONY: setup arena test test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib clean
 
 setup: $(STAMP)
 
@@ -30,6 +30,13 @@ test-slow: $(STAMP)
 
 test-notebooks: $(STAMP)
 	$(BIN)/pytest -n 2 --nbmake notebooks
+
+# Opens the notebooks in JupyterLab, on the .venv kernel (the notebooks extra installs both).
+# JupyterLab refuses to run as root (as in many containers) unless allowed.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks
 
 bench: $(STAMP)
 	$(BIN)/card-envs bench --markdown docs/benchmarks.md
