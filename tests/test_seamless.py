@@ -232,7 +232,7 @@ def test_injected_deal_is_validated():
     short = {"hands": [parse_cards(h)[:12] for h in BY_SUIT], "trump_card": 0}
     with pytest.raises(ValueError, match="13"):
         game.new_game(RNG, short)
-    with pytest.raises(ValueError, match="dict"):
+    with pytest.raises(TypeError, match="dict"):
         game.new_game(RNG, [1, 2, 3])
 
 

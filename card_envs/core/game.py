@@ -20,24 +20,40 @@ from card_envs.core.spec import OBS_DTYPE, ActionSpec, ObsSpec
 State = TypeVar("State")
 
 
+# The largest round count an option may ask for: rounds size observation pieces (one slot per
+# round) and the step bound, so an unbounded value could exhaust memory before play begins.
+ROUNDS_LIMIT = 1_000
+
+
+def _same_kind(value: Any, allowed: Any) -> bool:
+    """Whether ``value`` may equal ``allowed``: ``1 == True == 1.0`` in Python, but a bool only
+    matches a bool and an integer only a Python or numpy integer (never a float or a bool)."""
+    if isinstance(allowed, bool) or isinstance(value, bool):
+        return isinstance(allowed, bool) and isinstance(value, bool)
+    if isinstance(allowed, int):
+        return isinstance(value, int | np.integer)
+    return True
+
+
 def check_option(name: str, value: Any, allowed: Collection[Any]) -> None:
     """Raise a ``ValueError`` naming the option and its allowed values unless ``value`` is one."""
     try:
-        # 1 == True in Python: a bool only matches a bool, and a number only a number
-        ok = any(isinstance(value, bool) == isinstance(a, bool) and value == a for a in allowed)
-    except TypeError:
+        ok = any(_same_kind(value, a) and bool(value == a) for a in allowed)
+    except (TypeError, ValueError):  # e.g. an array, whose == is elementwise
         ok = False
     if not ok:
         raise ValueError(f"{name}={value!r} is not allowed; choose one of {list(allowed)!r}")
 
 
-def check_int_option(name: str, value: Any, low: int, high: int | None = None) -> None:
-    """Raise a ``ValueError`` unless ``value`` is an int in ``[low, high]``."""
+def check_int_option(name: str, value: Any, low: int, high: int | None = None) -> int:
+    """``value`` as an ``int`` in ``[low, high]`` (a Python or numpy integer, not a bool or a
+    float), or a ``ValueError`` naming the option and the range."""
     top = "" if high is None else f", at most {high}"
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be an integer >= {low}{top}; got {value!r}")
     if value < low or (high is not None and value > high):
         raise ValueError(f"{name} must be an integer >= {low}{top}; got {value!r}")
+    return int(value)
 
 
 class Game(ABC, Generic[State]):

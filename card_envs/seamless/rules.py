@@ -14,7 +14,15 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, card_name, shuffled_deck
-from card_envs.core.game import Game, check_int_option, check_option
+from card_envs.core.deal import (
+    check_codes,
+    check_deal,
+    check_int,
+    check_list,
+    check_once,
+    check_seat,
+)
+from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionBlock, ActionSpec
 
 NUM_PLAYERS = 4
@@ -122,11 +130,9 @@ class SeamlessGame(Game[SeamlessState]):
     ):
         super().__init__(num_players)
         check_option("trick_one_trump_lead", trick_one_trump_lead, TRUMP_LEAD_RULES)
-        check_int_option("max_rounds", max_rounds, 1)
-        check_int_option("target_score", target_score, 1)
         self.trick_one_trump_lead = trick_one_trump_lead
-        self.max_rounds = max_rounds
-        self.target_score = target_score
+        self.max_rounds = check_int_option("max_rounds", max_rounds, 1, ROUNDS_LIMIT)
+        self.target_score = check_int_option("target_score", target_score, 1)
         self._actions = ActionSpec(
             [
                 ActionBlock("play", DECK_SIZE, "play this card from your hand", "card = id"),
@@ -157,7 +163,8 @@ class SeamlessGame(Game[SeamlessState]):
         totals = [0] * NUM_PLAYERS
         if deal is None:
             return self._deal_round(rng, 0, 0, totals)
-        return self._injected_round(deal, totals)
+        hands, trump_card, dealer = self._checked_deal(deal)
+        return self._start_round(0, dealer, hands, trump_card, totals)
 
     def _deal_round(
         self, rng: np.random.Generator, round_index: int, dealer: int, totals: list[int]
@@ -169,21 +176,25 @@ class SeamlessGame(Game[SeamlessState]):
             hands[(dealer + 1 + i) % NUM_PLAYERS].append(card)
         return self._start_round(round_index, dealer, hands, deck[-1], totals)
 
-    def _injected_round(self, deal: dict[str, Any], totals: list[int]) -> SeamlessState:
-        if not isinstance(deal, dict) or not {"hands", "trump_card"} <= set(deal):
-            raise ValueError('deal must be a dict with "hands" (4 lists of 13) and "trump_card"')
-        hands = [[int(c) for c in hand] for hand in deal["hands"]]
-        dealer = deal.get("dealer", 0)
-        if dealer not in range(NUM_PLAYERS):
-            raise ValueError(f"deal['dealer'] must be a seat 0..3, got {dealer!r}")
-        flat = sorted(c for hand in hands for c in hand)
-        if len(hands) != NUM_PLAYERS or any(len(h) != TRICKS_PER_ROUND for h in hands):
-            raise ValueError("deal['hands'] must be 4 hands of 13 cards")
-        if flat != list(range(DECK_SIZE)):
-            raise ValueError("deal['hands'] must hold each of the 52 cards exactly once")
-        if deal["trump_card"] not in hands[dealer]:
-            raise ValueError(f"deal['trump_card'] must be in the dealer's hand (seat {dealer})")
-        return self._start_round(0, dealer, hands, int(deal["trump_card"]), totals)
+    def _checked_deal(self, deal: Any) -> tuple[list[list[int]], int, int]:
+        """The deal's hands, trump card and dealer, or an error naming the key at fault."""
+        check_deal(deal, ("hands", "trump_card", "dealer"), required=("hands", "trump_card"))
+        raw = check_list(deal["hands"], "deal['hands']", NUM_PLAYERS, "hands")
+        hands = [
+            check_codes(hand, f"deal['hands'][{seat}]", DECK_SIZE, TRICKS_PER_ROUND)
+            for seat, hand in enumerate(raw)
+        ]
+        check_once((c for hand in hands for c in hand), "deal['hands']", card_name)
+        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", NUM_PLAYERS)
+        trump_card = check_int(
+            deal["trump_card"], "deal['trump_card']", 0, DECK_SIZE - 1, "a card code"
+        )
+        if trump_card not in hands[dealer]:
+            raise ValueError(
+                f"deal['trump_card'] must be in the dealer's hand (seat {dealer}), "
+                f"got {card_name(trump_card)} ({trump_card})"
+            )
+        return hands, trump_card, dealer
 
     def _start_round(
         self, round_index: int, dealer: int, hands: list[list[int]], trump_card: int, totals

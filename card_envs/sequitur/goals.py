@@ -120,14 +120,16 @@ PREDICATES: dict[str, Callable[..., bool]] = {
 def _card(raw: dict[str, Any], index: int) -> GoalCard:
     """Validate one card's data (a clear error names the card and the field)."""
     try:
+        if not isinstance(raw, dict):
+            raise ValueError('a card is a dict with "colour" and "kind"')
         colour, kind = raw["colour"], raw["kind"]
         if colour not in COLOURS or kind not in PREDICATES:
             raise ValueError(f"colour must be one of {COLOURS}, kind one of {sorted(PREDICATES)}")
         card = GoalCard(
             id=index,
             colour=colour,
-            points=int(raw.get("points", POINTS[colour])),
-            min_length=int(raw.get("min_length", 3)),
+            points=_whole(raw, "points", POINTS[colour]),
+            min_length=_whole(raw, "min_length", 3),
             goal=str(raw.get("goal", kind)),
             description=str(raw.get("description", raw.get("goal", kind))),
             kind=kind,
@@ -141,6 +143,15 @@ def _card(raw: dict[str, Any], index: int) -> GoalCard:
     return card
 
 
+def _whole(raw: dict[str, Any], name: str, default: int) -> int:
+    """A card's integer field (``points``, ``min_length``): a float such as 2.5 is an error
+    rather than rounded down."""
+    value = raw.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    return value
+
+
 def load_goals(source: str | Path | Iterable[dict[str, Any]] | None = None) -> tuple[GoalCard, ...]:
     """The default 72 cards, a JSON file (``{"cards": [...]}``) or a list of card dicts."""
     if source is None:
@@ -148,9 +159,14 @@ def load_goals(source: str | Path | Iterable[dict[str, Any]] | None = None) -> t
     if isinstance(source, str | Path):
         path = Path(source)
         if not path.is_file():
-            raise ValueError(f"goals={str(source)!r} is not a goal-card JSON file")
+            raise ValueError(f"{str(source)!r} is not a goal-card JSON file")
         source = json.loads(path.read_text())["cards"]
+    if isinstance(source, dict) or not isinstance(source, Iterable):
+        raise ValueError(
+            "expected None (the bundled cards), a goal-card JSON file or a list of card dicts, "
+            f"got {source!r:.60}"
+        )
     cards = tuple(_card(raw, i) for i, raw in enumerate(source))
     if not cards:
-        raise ValueError("goals: the goal deck is empty")
+        raise ValueError("the goal deck is empty")
     return cards

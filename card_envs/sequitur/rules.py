@@ -13,12 +13,14 @@ step's end.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_str
 from card_envs.core.game import Game, check_option
 from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
 from card_envs.sequitur.goals import COLOURS, GoalCard, load_goals
@@ -59,6 +61,9 @@ PHASES = ("setup", "goal", "action", "spell", "claim", "over")
 DECISIONS = ("colour", "keep", "place", "card", "spell", "blank", "q_mode", "claim")
 COLOUR, KEEP, PLACE, CARD, SPELL_KEEP, BLANK_LETTER, Q_MODE, CLAIM_GOAL = range(len(DECISIONS))
 FIRST_DECISION = {SETUP: COLOUR, GOAL: KEEP, ACTION: CARD, SPELL: SPELL_KEEP}  # of a seat's turn
+
+DEAL_KEYS = ("racks", "draws", "goals")
+RACK_TEXT = f"strings of {START_BALLS} letters a-z or '?'"
 
 
 def _letter_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -189,6 +194,28 @@ def spelled_balls(rack: list[int], key: int) -> list[int]:
     return balls[::-1] if direction else balls
 
 
+def _check_dictionary(dictionary: Any) -> None:
+    """A ``ValueError`` unless the option is the bundled list, a file or a collection of words
+    (whose loader would otherwise fail on, say, a number with "not iterable")."""
+    if dictionary is None or isinstance(dictionary, str | Path | Dictionary):
+        return
+    if not isinstance(dictionary, Collection) or not all(isinstance(w, str) for w in dictionary):
+        raise ValueError(
+            "dictionary must be None (the bundled list), a word-list file path or a collection "
+            f"of words (strings), got {dictionary!r:.60}"
+        )
+
+
+@dataclass(frozen=True)
+class InjectedBalls:
+    """A checked deal's balls: whether it fixes the racks, and the balls it puts on top of the
+    bag in drawing order (racks first, then draws), all of them in ``taken``."""
+
+    racks: bool
+    top: list[int]
+    taken: set[int]
+
+
 @dataclass
 class SequiturState:
     """Everything about a Sequitur game; plain data, copied by ``copy.deepcopy``."""
@@ -248,6 +275,7 @@ class SequiturGame(Game[SequiturState]):
         super().__init__(num_players)
         check_option("claim_pass", claim_pass, (False, True))
         self.claim_pass = claim_pass
+        _check_dictionary(dictionary)
         try:
             self.dictionary: Dictionary = load_dictionary(dictionary)
         except (TypeError, ValueError, OSError) as error:
@@ -294,35 +322,83 @@ class SequiturGame(Game[SequiturState]):
         "?" the blank), ``"draws"`` (letters drawn next, in order) and ``"goals"`` (per colour
         name, goal ids drawn next, in order)."""
         n = self.num_players
+        goals, top = ({}, None) if deal is None else self._checked_deal(deal)
         state = SequiturState(num_players=n, stacks=[[] for _ in range(n)], totals=[0] * n)
         state.own_discards = [[] for _ in range(n)]
         for colour in range(len(COLOURS)):
             ids = self._ids_of[colour]
             state.decks.append([ids[i] for i in rng.permutation(len(ids))])
             state.discards.append([])
-        if deal is not None:
-            self._inject_goals(state, deal)
-        self._start_round(state, rng, deal)
+        for colour, ids in goals.items():  # the injected goal cards go on top of their decks
+            deck = state.decks[colour]
+            deck[:] = [g for g in deck if g not in ids] + list(reversed(ids))
+        self._start_round(state, rng, top)
         return state
 
-    def _inject_goals(self, state: SequiturState, deal: dict[str, Any]) -> None:
-        """Check the deal's keys; put its goal cards on top of their decks."""
-        if not isinstance(deal, dict) or set(deal) - {"racks", "draws", "goals"}:
-            raise ValueError('deal must be a dict with keys among "racks", "draws", "goals"')
-        for name, ids in deal.get("goals", {}).items():
+    def _checked_deal(self, deal: Any) -> tuple[dict[int, list[int]], InjectedBalls | None]:
+        """The deal's goal ids by colour index and its balls, or an error naming the key."""
+        check_deal(deal, DEAL_KEYS)
+        goals = self._checked_goals(deal.get("goals", {}))
+        if "racks" not in deal and "draws" not in deal:
+            return goals, None
+        n = self.num_players
+        racks = check_list(deal.get("racks", []), "deal['racks']", what=RACK_TEXT)
+        if racks and len(racks) != n:
+            raise ValueError(f"deal['racks'] must be {n} {RACK_TEXT}, got {len(racks)}")
+        sources = [(f"deal['racks'][{seat}]", rack) for seat, rack in enumerate(racks)]
+        for key, rack in sources:
+            if not isinstance(rack, str) or len(rack) != START_BALLS:
+                raise ValueError(f"deal['racks'] must be {n} {RACK_TEXT}; {key} is {rack!r:.60}")
+        draws = check_str(deal.get("draws", ""), "deal['draws']", "a string of letters a-z or '?'")
+        taken: set[int] = set()
+        top: list[int] = []
+        for key, letters in [*sources, ("deal['draws']", draws)]:
+            try:
+                top += balls_of(letters, taken)
+            except ValueError as error:
+                raise ValueError(f"{key}: {error}") from None
+        if not racks and len(top) > NUM_BALLS - START_BALLS * n:
+            raise ValueError(
+                f"deal['draws'] holds {len(top)} balls, but only {NUM_BALLS - START_BALLS * n} "
+                "are left to draw after the racks"
+            )
+        return goals, InjectedBalls(bool(racks), top, taken)
+
+    def _checked_goals(self, raw_goals: Any) -> dict[int, list[int]]:
+        """``deal["goals"]``: per colour name, distinct goal ids of that colour."""
+        if not isinstance(raw_goals, dict):
+            raise ValueError(
+                f"deal['goals'] must be a dict of colour name -> goal ids, colours {COLOURS}; "
+                f"got {raw_goals!r:.60}"
+            )
+        goals = {}
+        for name, raw in raw_goals.items():
             if name not in COLOURS:
                 raise ValueError(f"deal['goals'] keys are colours {COLOURS}, not {name!r}")
-            deck = state.decks[COLOURS.index(name)]
-            if not set(ids) <= set(deck):
-                raise ValueError(f"deal['goals'][{name!r}] must be {name} goal ids")
-            deck[:] = [g for g in deck if g not in ids] + list(reversed(ids))
+            key, colour = f"deal['goals'][{name!r}]", COLOURS.index(name)
+            valid = self._ids_of[colour]
+            ids = [
+                check_int(goal, f"{key}[{i}]", 0, len(self.goals) - 1, "a goal id")
+                for i, goal in enumerate(check_list(raw, key, what=f"{name} goal ids"))
+            ]
+            foreign = [g for g in ids if g not in valid]
+            if foreign:
+                raise ValueError(
+                    f"{key} must be {name} goal ids ({len(valid)} cards: {valid[0]}..), "
+                    f"got {foreign[0]}, a {self.goals[foreign[0]].colour} card"
+                )
+            check_once(ids, key, str, f"the {name} deck")
+            goals[colour] = ids
+        return goals
 
-    def _start_round(self, state: SequiturState, rng: np.random.Generator, deal=None) -> None:
+    def _start_round(
+        self, state: SequiturState, rng: np.random.Generator, balls: InjectedBalls | None = None
+    ) -> None:
         """Fill the bag, draw 5 balls per seat in draw order, reset the round's cards."""
         n = self.num_players
         bag = rng.permutation(NUM_BALLS).tolist()
-        if deal is not None and ("racks" in deal or "draws" in deal):
-            bag = self._injected_bag(bag, deal)
+        if balls is not None:
+            bag = self._injected_bag(bag, balls)
         state.bag = bag
         state.racks = [[bag.pop() for _ in range(START_BALLS)] for _ in range(n)]
         state.shown_racks = [list(rack) for rack in state.racks]
@@ -336,19 +412,13 @@ class SequiturGame(Game[SequiturState]):
         state.shown_deck_sizes = tuple(map(len, state.decks))
         self._begin_phase(state, SETUP, rng)
 
-    def _injected_bag(self, bag: list[int], deal: dict[str, Any]) -> list[int]:
+    def _injected_bag(self, bag: list[int], balls: InjectedBalls) -> list[int]:
         """The bag with the injected racks' and draws' balls on top, in drawing order."""
-        racks = deal.get("racks", [])
-        if racks and (len(racks) != self.num_players or any(len(r) != START_BALLS for r in racks)):
-            raise ValueError(f"deal['racks'] must be {self.num_players} strings of 5 letters")
-        taken: set[int] = set()
-        top = [balls_of(rack, taken) for rack in racks]
-        top = [b for rack in top for b in rack] + balls_of(deal.get("draws", ""), taken)
-        rest = [b for b in bag if b not in taken]
-        if not racks:  # the draws come after the randomly drawn racks
+        rest = [b for b in bag if b not in balls.taken]
+        if not balls.racks:  # the draws come after the randomly drawn racks
             cut = len(rest) - START_BALLS * self.num_players
-            return rest[:cut] + list(reversed(top)) + rest[cut:]
-        return rest + list(reversed(top))
+            return rest[:cut] + list(reversed(balls.top)) + rest[cut:]
+        return rest + list(reversed(balls.top))
 
     # -- whose turn, what is legal ------------------------------------------------------------
     def current_player(self, state: SequiturState) -> int:

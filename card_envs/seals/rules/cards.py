@@ -9,7 +9,8 @@ coins. Every series depends only on symbols, so the rules read the :data:`COLOUR
 from __future__ import annotations
 
 from collections.abc import Iterable
-from numbers import Integral
+
+from card_envs.core.deal import check_int, check_list
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
 COLOUR_LETTERS = ("R", "Y", "G", "B", "P")
@@ -34,35 +35,53 @@ def card_name(code: int) -> str:
     return COLOUR_LETTERS[COLOUR[code]] + SYMBOL_LABELS[SYMBOL[code]]
 
 
-def parse_cards(items: str | Iterable[str | int], used: Iterable[int] = ()) -> list[int]:
-    """Card codes from names (``"R7 Rc Rc Y10"``) or codes; repeated red coins get distinct codes.
+def parse_cards(
+    items: str | Iterable[str | int], used: Iterable[int] = (), key: str = "cards"
+) -> list[int]:
+    """Card codes from names (``"R7 Rc Rc Y10"``), or from a list of names and codes; repeated
+    red coins get distinct codes.
 
     ``used`` holds codes already taken elsewhere (so a second list's red coin gets a fresh code).
+    A bad card is a ``ValueError`` naming ``key`` (e.g. ``"deal['row']"``) and saying why.
     """
-    items = items.split() if isinstance(items, str) else list(items)
+    if isinstance(items, str):
+        named = [(key, item) for item in items.split()]
+    else:
+        listed = check_list(items, key, what="card names or codes")
+        named = [(f"{key}[{i}]", item) for i, item in enumerate(listed)]
     taken = set(used)
     codes = []
-    for item in items:
-        code = int(item) if isinstance(item, Integral) else _free_code(_parse_face(item), taken)
-        if not 0 <= code < DECK_SIZE or code in taken:
-            raise ValueError(f"card {item!r} is not a free Seals card")
+    for where, item in named:
+        if isinstance(item, str):
+            code = _free_code(_parse_face(item, where), taken, where)
+        else:
+            code = check_int(item, where, 0, DECK_SIZE - 1, "a card name such as 'R7' or a code")
+        if code in taken:
+            raise ValueError(f"{where}: card {item!r} is not a free Seals card: it is given twice")
         taken.add(code)
         codes.append(code)
     return codes
 
 
-def _parse_face(text: str) -> int:
-    text = text.strip().upper()
+def _parse_face(text: str, where: str) -> int:
+    face = text.strip().upper()
     letters = {letter: i for i, letter in enumerate(COLOUR_LETTERS)}
     labels = {label.upper(): i for i, label in enumerate(SYMBOL_LABELS)}
-    if len(text) < 2 or text[0] not in letters or text[1:] not in labels:
-        raise ValueError(f"not a Seals card: {text!r} (expected e.g. 'R7', 'B10', 'Gc')")
-    return letters[text[0]] * NUM_SYMBOLS + labels[text[1:]]
+    if len(face) < 2 or face[0] not in letters or face[1:] not in labels:
+        raise ValueError(
+            f"{where}: not a Seals card: {text!r} (a colour letter R, Y, G, B, P then 1..10 or "
+            "c for the coin, e.g. 'R7', 'B10', 'Gc')"
+        )
+    return letters[face[0]] * NUM_SYMBOLS + labels[face[1:]]
 
 
-def _free_code(face: int, taken: set[int]) -> int:
+def _free_code(face: int, taken: set[int], where: str) -> int:
     """The first code of this face not yet taken (only red coins have several)."""
     for code in range(DECK_SIZE):
         if FACE[code] == face and code not in taken:
             return code
-    raise ValueError(f"no {COLOURS[face // NUM_SYMBOLS]} {SYMBOL_NAMES[face % NUM_SYMBOLS]} left")
+    copies = FACE.count(face)
+    raise ValueError(
+        f"{where}: no {COLOURS[face // NUM_SYMBOLS]} {SYMBOL_NAMES[face % NUM_SYMBOLS]} left "
+        f"(the deck has {copies})"
+    )

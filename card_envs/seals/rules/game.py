@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, check_int_option, check_option
+from card_envs.core.deal import check_deal, check_int, check_list, check_seat
+from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionBlock, ActionSpec
 from card_envs.seals.rules.cards import (
     COLOUR,
@@ -44,6 +45,7 @@ from card_envs.seals.rules.series import (
 )
 
 PLAYER_COUNTS = (2, 3, 4)
+DEAL_KEYS = ("pile", "row", "hands", "blasons", "counter", "starter")
 ROW_SIZE = 4
 ROUND_COUNTER = 5  # blasons stacked at the start: one leaves per round, so 5 rounds
 TARGET_BLASONS = 5
@@ -122,13 +124,12 @@ class SealsGame(Game[SealsState]):
         check_option("empty_pile", empty_pile, EMPTY_PILE_RULES)
         check_option("remember_takes", remember_takes, (False, True))
         check_option("skip_forced_stop", skip_forced_stop, (False, True))
-        check_int_option("tie_rounds", tie_rounds, 0)
         self.reading = minor_major_series
         self.series = series_for(minor_major_series)
         self.empty_pile = empty_pile
         self.remember_takes = remember_takes
         self.skip_forced_stop = skip_forced_stop
-        self.tie_rounds = tie_rounds
+        self.tie_rounds = check_int_option("tie_rounds", tie_rounds, 0, ROUNDS_LIMIT)
         self._actions = ActionSpec(ACTION_BLOCKS, action_name)
 
     @property
@@ -166,23 +167,26 @@ class SealsGame(Game[SealsState]):
             state.active = [True] * n
 
     def _inject(self, state: SealsState, deal: Any, rng: np.random.Generator) -> None:
-        n, known = state.num_players, ("pile", "row", "hands", "blasons", "counter", "starter")
-        if not isinstance(deal, dict) or not set(deal) <= set(known):
-            raise ValueError(f"deal must be a dict with keys among {known}")
+        """Set up the injected position, checked whole before the generator shuffles the rest."""
+        n = state.num_players
+        check_deal(deal, DEAL_KEYS)
         hands, row, top = _deal_cards(deal, n)
+        raw_blasons = check_list(deal.get("blasons", [0] * n), "deal['blasons']", n, "counts")
+        blasons = [
+            check_int(b, f"deal['blasons'][{seat}]", 0, TARGET_BLASONS - 1, "a blason count")
+            for seat, b in enumerate(raw_blasons)
+        ]
+        counter = check_int(
+            deal.get("counter", ROUND_COUNTER), "deal['counter']", 1, ROUND_COUNTER, "a count"
+        )
+        starter = check_seat(deal.get("starter", 0), "deal['starter']", n)
         seen = {c for cards in (*hands, row, top) for c in cards}
         rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in seen]
         state.pile, state.row, state.hands = rest + top[::-1], row, hands
         state.symbols = [symbol_counts(hand) for hand in hands]
         state.active = [True] * n
-        state.blasons = [int(b) for b in deal.get("blasons", [0] * n)]
-        state.counter = int(deal.get("counter", ROUND_COUNTER))
-        state.starter = int(deal.get("starter", 0)) % n
+        state.blasons, state.counter, state.starter = blasons, counter, starter
         state.round = ROUND_COUNTER - state.counter
-        if len(state.blasons) != n or not all(0 <= b < TARGET_BLASONS for b in state.blasons):
-            raise ValueError(f"deal['blasons'] must be {n} counts in 0..{TARGET_BLASONS - 1}")
-        if not 0 < state.counter <= ROUND_COUNTER:
-            raise ValueError(f"deal['counter'] must be in 1..{ROUND_COUNTER}")
 
     def first_seat(self, state: SealsState) -> int:
         """The round's starter, or the next seat clockwise that plays this round."""
@@ -407,18 +411,16 @@ class SealsGame(Game[SealsState]):
 
 def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int], list[int]]:
     """The injected hands, row and pile top as codes, every card at most once."""
-    raw_hands = deal.get("hands", [[]] * n)
-    if len(raw_hands) != n:
-        raise ValueError(f"deal['hands'] must hold {n} hands")
+    raw_hands = check_list(deal.get("hands", [[]] * n), "deal['hands']", n, "hands")
     hands: list[list[int]] = []
     used: list[int] = []
-    for raw in raw_hands:
-        hands.append(parse_cards(raw, used))
+    for seat, raw in enumerate(raw_hands):
+        hands.append(parse_cards(raw, used, f"deal['hands'][{seat}]"))
         used += hands[-1]
-    row = parse_cards(deal.get("row", ()), used)
+    row = parse_cards(deal.get("row", ()), used, "deal['row']")
     if len(row) > ROW_SIZE:
-        raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards")
-    return hands, row, parse_cards(deal.get("pile", ()), used + row)
+        raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards, got {len(row)}")
+    return hands, row, parse_cards(deal.get("pile", ()), used + row, "deal['pile']")
 
 
 def symbol_counts(hand: list[int]) -> list[int]:

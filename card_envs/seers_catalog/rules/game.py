@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, check_int_option
+from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_seat
+from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
 from card_envs.core.spec import ActionSpec
 from card_envs.seers_catalog.rules.actions import (
     ADD_BASE,
@@ -38,6 +39,7 @@ from card_envs.seers_catalog.rules.cards import (
     GO_FIRST,
     KIND,
     LENS,
+    NUM_CODES,
     ROD,
     WILD,
     WILD_BASE,
@@ -142,8 +144,12 @@ def round_score(hand: Sequence[int]) -> int:
 def check_artifact_pool(pool: Any, num_players: int) -> tuple[str, ...]:
     """The pool as a tuple of names, or a ``ValueError`` naming the option."""
     allowed = f"choose distinct names from {list(ARTIFACTS)!r}"
-    if isinstance(pool, str) or not all(isinstance(name, str) for name in pool):
-        raise ValueError(f"artifact_pool must be a list of artifact names; {allowed}")
+    if not isinstance(pool, list | tuple | set | frozenset) or not all(
+        isinstance(name, str) for name in pool
+    ):
+        raise ValueError(
+            f"artifact_pool must be a list of artifact names, got {pool!r:.60}; {allowed}"
+        )
     pool = tuple(pool)
     unknown = [name for name in pool if name not in ARTIFACTS]
     if unknown or len(set(pool)) != len(pool):
@@ -170,13 +176,14 @@ class SeersCatalogGame(Game[SeersState]):
         artifact_pool: Sequence[str] = ARTIFACTS,
     ):
         super().__init__(num_players)
-        check_int_option("num_rounds", num_rounds, 1)
-        self.num_rounds = int(num_rounds)
+        self.num_rounds = check_int_option("num_rounds", num_rounds, 1, ROUNDS_LIMIT)
         self.artifact_pool = check_artifact_pool(artifact_pool, self.num_players)
         self.deck = DECKS[self.num_players]
         self.pool_codes = sorted(ARTIFACT_BASE + ARTIFACTS.index(a) for a in self.artifact_pool)
         self.all_codes = sorted(
-            self.deck.suited() + list(range(WILD_BASE, WILD_BASE + num_players)) + self.pool_codes
+            self.deck.suited()
+            + list(range(WILD_BASE, WILD_BASE + self.num_players))
+            + self.pool_codes
         )
         self._actions = action_spec(self.num_players)
         self._lens_base = GIFT_BASE + self.num_players - 1
@@ -240,28 +247,58 @@ class SeersCatalogGame(Game[SeersState]):
 
     def _injected(self, deal: Any, totals: list[int]) -> SeersState:
         n = self.num_players
-        if not isinstance(deal, dict) or "hands" not in deal or len(deal["hands"]) != n:
-            raise ValueError(f'deal must be a dict with "hands": {n} lists of codes or strings')
+        check_deal(deal, ("hands", "leader"), required=("hands",))
+        raw = check_list(deal["hands"], "deal['hands']", n, "hands (card names or codes)")
         hands, wilds = [], WILD_BASE
-        for hand in deal["hands"]:
-            codes = parse_cards(hand) if _has_names(hand) else [int(c) for c in hand]
+        for seat, hand in enumerate(raw):
+            codes = self._hand_codes(hand, f"deal['hands'][{seat}]")
             for i, code in enumerate(codes):
                 if WILD_BASE <= code < ARTIFACT_BASE:
                     codes[i], wilds = wilds, wilds + 1
             hands.append(sorted(codes))
+        if wilds - WILD_BASE > n:
+            raise ValueError(
+                f"deal['hands'] holds {wilds - WILD_BASE} wilds; the {n}-seer deck has {n}"
+            )
         flat = [c for hand in hands for c in hand]
-        if len(set(flat)) != len(flat) or not set(flat) <= set(self.all_codes):
-            raise ValueError(f"deal['hands'] must hold distinct cards of this deck: {flat}")
-        if not all(hands):
-            raise ValueError("every hand of the deal must hold a card")
+        check_once(flat, "deal['hands']", card_name)
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise ValueError(f"deal['hands'][{seat}] is empty: every hand must hold a card")
+            foreign = [card_name(c) for c in hand if c not in self.all_codes]
+            if foreign:
+                raise ValueError(
+                    f"deal['hands'][{seat}] holds {', '.join(foreign)}, not in this game's deck "
+                    f"({n} seers: {self.deck.suits} suits of 2..{self.deck.max_value}, "
+                    f"artifact_pool {list(self.artifact_pool)})"
+                )
         out = sorted(set(self.all_codes) - set(flat))
         removed = [c for c in out if c < ARTIFACT_BASE]
         undealt = [c for c in out if c >= ARTIFACT_BASE]
         holder = [p for p in range(n) if GO_FIRST in hands[p]]
-        leader = deal.get("leader", holder[0] if holder else 0)
-        if leader not in range(n):
-            raise ValueError(f"deal['leader'] must be a seat 0..{n - 1}, got {leader!r}")
+        leader = check_seat(deal.get("leader", holder[0] if holder else 0), "deal['leader']", n)
         return self._start(0, hands, removed, undealt, leader, totals, [])
+
+    @staticmethod
+    def _hand_codes(hand: Any, key: str) -> list[int]:
+        """One injected hand as codes: a string of card names (``"5P W Crown"``) or a list of
+        card names and codes."""
+        if isinstance(hand, str):
+            try:
+                return parse_cards(hand)
+            except ValueError as error:
+                raise ValueError(f"{key}: {error}") from None
+        codes = []
+        for i, card in enumerate(check_list(hand, key, what="card names or codes")):
+            if isinstance(card, str):
+                try:
+                    codes += parse_cards([card])
+                except ValueError as error:
+                    raise ValueError(f"{key}[{i}]: {error}") from None
+            else:
+                what = "a card name ('7P', 'W', 'Crown', ...) or a code"
+                codes.append(check_int(card, f"{key}[{i}]", 0, NUM_CODES - 1, what))
+        return codes
 
     def _start(
         self,
@@ -640,8 +677,3 @@ def describe(key: Key) -> str:
     if kind == RUN:
         return f"(run of {size} to {value})"
     return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
-
-
-def _has_names(hand: Any) -> bool:
-    """A hand given as ``"5P W"`` or ``["5P", "W"]`` rather than as codes."""
-    return isinstance(hand, str) or any(isinstance(card, str) for card in hand)

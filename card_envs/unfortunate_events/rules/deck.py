@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
 
+import numpy as np
+
 COLOURS = ("green", "blue", "gold", "purple")
 CHARACTERS = (
     ("Violet", "Klaus", "Sunny"),  # Baudelaire Orphans
@@ -55,17 +57,22 @@ def colour_of(kind: int) -> int:
     return kind // PER_COLOUR if kind < WILD_BASE else kind - WILD_BASE
 
 
-def parse_kind(name: str | int) -> int:
-    """A kind from its code or name (case-insensitive), e.g. ``"Klaus"``, ``"green wild"``."""
-    if isinstance(name, int) and 0 <= name < NUM_KINDS:
-        return name
+def parse_kind(name: str | int, key: str = "card") -> int:
+    """A kind from its code (a Python or numpy integer) or name (case-insensitive), e.g.
+    ``"Klaus"``, ``"green wild"``; anything else is a ``ValueError`` naming ``key``."""
+    if isinstance(name, int | np.integer) and not isinstance(name, bool) and 0 <= name < NUM_KINDS:
+        return int(name)
     if isinstance(name, str) and name.strip().lower() in _KIND_IDS:
         return _KIND_IDS[name.strip().lower()]
-    raise ValueError(f"not a card: {name!r}; names: {', '.join(KIND_NAMES)}")
+    raise ValueError(
+        f"{key} is not a card: {name!r}; a card is a kind 0..{NUM_KINDS - 1} or a name: "
+        f"{', '.join(KIND_NAMES)}"
+    )
 
 
-def parse_kinds(names: Iterable[str | int]) -> list[int]:
-    return [parse_kind(name) for name in names]
+def parse_kinds(names: Iterable[str | int], key: str = "cards") -> list[int]:
+    """Kinds from codes or names; a bad one is a ``ValueError`` naming ``key[i]``."""
+    return [parse_kind(name, f"{key}[{i}]") for i, name in enumerate(names)]
 
 
 def counts_of(kinds: Iterable[int]) -> list[int]:

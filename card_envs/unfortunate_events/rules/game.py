@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, check_int_option, check_option
+from card_envs.core.deal import check_deal, check_list, check_seat
+from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
 from card_envs.unfortunate_events.rules.deck import (
     ATTACKS,
@@ -52,6 +53,7 @@ HAND_SIZE = 7
 POE_DRAW = 3
 MAJORITY = VICTORY_CARDS // 2 + 1
 TURN_CAP = 300
+TURN_CAP_LIMIT = 10_000  # the largest turn_cap option: it bounds the game's length
 MAX_ROUNDS = 20
 # The longest turn: draw, lay, discard, target, burn set, Snicket reaction.
 MAX_DECISIONS_PER_TURN = 6
@@ -99,11 +101,10 @@ class UnfortunateEventsGame(Game[UEState]):
         snicket_prompt: str = "holder",
     ):
         super().__init__(num_players)
-        check_int_option("turn_cap", turn_cap, 1)
-        check_int_option("max_rounds", max_rounds, 1)
+        self.turn_cap = check_int_option("turn_cap", turn_cap, 1, TURN_CAP_LIMIT)
+        self.max_rounds = check_int_option("max_rounds", max_rounds, 1, ROUNDS_LIMIT)
         check_option("game_end", game_end, GAME_ENDS)
         check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
-        self.turn_cap, self.max_rounds = int(turn_cap), int(max_rounds)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
         blocks = action_blocks(self.num_players)
         start, decoded = block_layout(blocks)
@@ -155,27 +156,29 @@ class UnfortunateEventsGame(Game[UEState]):
         self._start_round(state, dealer, hands, rest[:-1], [rest[-1]])
 
     def _inject(self, state: UEState, deal: Any, rng: np.random.Generator) -> None:
+        """Start from the injected deal, checked whole before the generator shuffles the rest."""
         n = self.num_players
-        if not isinstance(deal, dict) or "hands" not in deal:
-            raise ValueError('deal must be a dict with "hands" (n lists of 7 cards)')
-        unknown = sorted(str(key) for key in deal if key not in DEAL_KEYS)
-        if unknown:
-            raise ValueError(f"unknown deal keys {unknown}; allowed: {', '.join(DEAL_KEYS)}")
-        hands = [parse_kinds(hand) for hand in deal["hands"]]
-        if len(hands) != n or any(len(h) != HAND_SIZE for h in hands):
-            raise ValueError(f"deal['hands'] must be {n} hands of {HAND_SIZE} cards")
-        discard = parse_kinds(deal.get("discard", []))
-        top_pile = parse_kinds(deal.get("pile", []))
+        check_deal(deal, DEAL_KEYS, required=("hands",))
+        raw = check_list(deal["hands"], "deal['hands']", n, f"hands of {HAND_SIZE} cards")
+        hands = [
+            _deal_kinds(hand, f"deal['hands'][{seat}]", HAND_SIZE) for seat, hand in enumerate(raw)
+        ]
+        discard = _deal_kinds(deal.get("discard", []), "deal['discard']")
+        top_pile = _deal_kinds(deal.get("pile", []), "deal['pile']")
+        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", n)
         used = counts_of([k for h in hands for k in h] + discard + top_pile)
-        if any(u > c for u, c in zip(used, COPIES, strict=True)):
-            raise ValueError("the deal uses more copies of a card than the deck holds")
+        for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True)):
+            if count > copies:
+                raise ValueError(
+                    f"deal['hands'], ['discard'] and ['pile'] use {count} copies of "
+                    f"{KIND_NAMES[kind]} between them; the deck holds {copies}"
+                )
+        if not discard and sum(used) == DECK_SIZE:
+            raise ValueError("deal['discard'] is needed: the deal leaves no card to turn up")
         rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used[k])]
         rest = [rest[i] for i in rng.permutation(len(rest))]
         if not discard:
             discard = [rest.pop()]
-        dealer = int(deal.get("dealer", 0))
-        if not 0 <= dealer < n:
-            raise ValueError(f"deal['dealer'] must be a seat 0..{n - 1}")
         self._start_round(state, dealer, hands, rest + top_pile[::-1], discard)
 
     def _start_round(
@@ -557,6 +560,11 @@ class UnfortunateEventsGame(Game[UEState]):
 
     def render_seat(self, state: UEState, seat: int) -> str:
         return render_table(self, state, (seat,))
+
+
+def _deal_kinds(value: Any, key: str, length: int | None = None) -> list[int]:
+    """A deal's list of cards (names or kinds) as kinds, or an error naming ``key``."""
+    return parse_kinds(check_list(value, key, length, "cards (names or kinds)"), key)
 
 
 def action_name(block: str, local: int) -> str:
