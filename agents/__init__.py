@@ -1,10 +1,14 @@
-"""Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path, info, seed)``,
-and the stronger heuristics some games add (:data:`STRONGER_HEURISTICS`)."""
+"""Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path |
+"module:Class", info, seed)``, and the stronger heuristics some games add
+(:data:`STRONGER_HEURISTICS`)."""
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 from pathlib import Path
+from types import ModuleType
 
 from agents.base import Agent, RandomAgent
 from card_envs.core.env import EnvInfo
@@ -27,8 +31,23 @@ STRONGER_HEURISTICS = {
 }
 
 
+# A user's agent class by import path: "package.module:ClassName".
+IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
+
 def _game_module(info: EnvInfo) -> str:
     return "agents." + info.name.rsplit("_v", 1)[0]
+
+
+def _import(name: str) -> ModuleType | None:
+    """The module, or None when there is no such module. A ModuleNotFoundError raised inside it
+    (a broken agent module importing something missing) propagates: it is a bug to see."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
+            return None
+        raise
 
 
 def _stronger(info: EnvInfo) -> dict[str, type[Agent]]:
@@ -43,11 +62,8 @@ def _stronger(info: EnvInfo) -> dict[str, type[Agent]]:
 def agent_kinds(info: EnvInfo) -> list[str]:
     """The built-in agent names available for this environment."""
     kinds = ["random"]
-    try:
-        importlib.import_module(_game_module(info))
+    if _import(_game_module(info)) is not None:
         kinds.append("heuristic")
-    except ModuleNotFoundError:
-        pass
     kinds += [kind for kind, cls in _stronger(info).items() if cls.supports(info)]
     if shipped_checkpoint(info.name).exists():
         kinds.append("ppo")
@@ -55,43 +71,72 @@ def agent_kinds(info: EnvInfo) -> list[str]:
 
 
 def shipped_checkpoint(env_name: str) -> Path:
-    """Where a game's trained checkpoint ships: ``agents/checkpoints/<env>_ppo.zip``."""
-    return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_ppo.zip"
+    """Where a game's trained checkpoint ships: ``agents/checkpoints/<env>_ppo.safetensors``
+    (its JSON beside it)."""
+    return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_ppo.safetensors"
 
 
-def make_agent(
-    kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False
-) -> Agent:
+def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
+    """The :class:`Agent` subclass ``kind`` (``"package.module:ClassName"``) names, checked to
+    play at this table. Importing the module runs it, as any import of your own code does."""
+    module_name, class_name = kind.split(":")
+    module = _import(module_name)
+    if module is None:
+        raise ValueError(f"agent {kind!r}: no module {module_name!r} on the Python path")
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ValueError(f"agent {kind!r}: module {module_name} has no {class_name}")
+    if not (isinstance(cls, type) and issubclass(cls, Agent)) or inspect.isabstract(cls):
+        raise ValueError(
+            f"agent {kind!r} is not an agent: it must subclass agents.Agent and implement "
+            "act(observation) -> action id"
+        )
+    if not cls.supports(info):
+        raise ValueError(
+            f"agent {kind!r} does not play {info.name} with {info.num_players} players"
+        )
+    return cls
+
+
+def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False) -> Agent:
     """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
     the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` (the
-    shipped MaskablePPO checkpoint of the game), a MaskablePPO checkpoint path or an RLlib
-    export directory (``card-envs train-rllib --out``).
+    shipped checkpoint of the game), a checkpoint path (``.safetensors``), a class of your own
+    (``"package.module:ClassName"``, an :class:`Agent` subclass built as ``cls(info, seed)``) or
+    an RLlib export directory (``card-envs train-rllib --out``).
 
-    ``trust=True`` allows checkpoint formats that unpickle (an SB3 zip, an RLlib export), which
-    can run code: pass it only for files you trust (docs/agents.md)."""
+    ``trust=True`` allows checkpoint formats that unpickle (a Stable-Baselines3 ``.zip``, an
+    RLlib export), which can run code: pass it only for files you trust (docs/agents.md)."""
     if kind == "random":
         return RandomAgent(info, seed)
     if kind == "heuristic":
-        try:
-            module = importlib.import_module(_game_module(info))
-        except ModuleNotFoundError as error:
-            raise ValueError(f"no heuristic agent for {info.name}") from error
+        module = _import(_game_module(info))
+        if module is None:
+            raise ValueError(f"no heuristic agent for {info.name}")
         return module.HeuristicAgent(info, seed)
     stronger = _stronger(info)
     if kind in stronger:
         return stronger[kind](info, seed)
     if any(kind in kinds for kinds in STRONGER_HEURISTICS.values()):
         raise ValueError(f"no {kind} agent for {info.name}")
+    if IMPORT_PATH.fullmatch(kind):
+        return import_agent_class(kind, info)(info, seed)
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
         from training.rllib.agent import load_rllib_agent  # an RLlib export (docs/scaling.md)
 
         return load_rllib_agent(kind, info, seed, trust=trust)
-    if kind == "ppo" or Path(kind).suffix == ".zip" or Path(kind).exists():
+    if kind == "ppo" or Path(kind).suffix in (".safetensors", ".zip") or Path(kind).exists():
         from training.policy import load_policy_agent
 
         path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
         if kind == "ppo" and not path.exists():
-            raise ValueError(f"no trained checkpoint ships for {info.name}; train one: make train")
+            raise ValueError(
+                f"no trained checkpoint ships for {info.name}; train one (card-envs train "
+                f"{info.name}) and give its .safetensors path"
+            )
         return load_policy_agent(path, info, seed, trust=trust)
     kinds = ", ".join(repr(k) for k in agent_kinds(info))
-    raise ValueError(f"unknown agent {kind!r} for {info.name}: use {kinds} or a checkpoint path")
+    raise ValueError(
+        f"unknown agent {kind!r} for {info.name}: use {kinds}, a checkpoint path or a "
+        "'package.module:ClassName' of your own"
+    )

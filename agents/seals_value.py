@@ -55,11 +55,14 @@ class AfterstateValue:
         if not path.exists():
             fix = "python -m training.seals_value"
             raise ValueError(f"afterstate value weights {path} not found: {fix}")
-        try:
-            with np.load(path) as data:
+        try:  # plain arrays only: an object array would be unpickled, and could run code
+            with np.load(path, allow_pickle=False) as data:
                 weights = [data[f"{kind}{i}"] for i in range(LAYERS) for kind in ("W", "b")]
         except (OSError, ValueError, KeyError) as error:
-            raise ValueError(f"afterstate value weights {path} are corrupt: {error}") from error
+            raise ValueError(
+                f"afterstate value weights {path} are corrupt or not plain arrays (pickled "
+                f"objects are refused): {error}"
+            ) from error
         return cls(weights)
 
     @property

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -49,3 +51,64 @@ def test_play_game_reports_winners_scores_and_rewards():
     assert result.winners == tuple(env.game.winners(env.game_state))
     assert sum(result.rewards) == pytest.approx(0.0) and max(result.rewards) == 1.0
     assert play_game(env, agents, seed=4).steps != 0  # agents keep their generators: a new game
+
+
+def test_a_module_class_kind_builds_that_agent():
+    info = make("seals_v0").describe()
+    mine = make_agent("agents.seals:HeuristicAgent", info, seed=3)
+    builtin = make_agent("heuristic", info, seed=3)
+    env = make("seals_v0")
+    assert type(mine) is type(builtin)
+    assert play_game(env, [mine, *(make_agent("random", info, s) for s in range(3))], seed=1) == (
+        play_game(env, [builtin, *(make_agent("random", info, s) for s in range(3))], seed=1)
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("agents.no_such_module:Agent", "no module 'agents.no_such_module' on the Python path"),
+        ("agents.seals:NoSuchAgent", "module agents.seals has no NoSuchAgent"),
+        ("agents.match:GameResult", "is not an agent: it must subclass agents.Agent"),
+        ("agents.base:Agent", "is not an agent"),  # abstract: no act
+    ],
+)
+def test_a_module_class_kind_that_is_not_an_agent_is_a_clear_error(kind, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(kind, make("seamless_v0").describe())
+
+
+def test_a_module_class_kind_is_checked_against_the_table():
+    """The class's ``supports(info)`` decides (the value agent was fitted at 4 players)."""
+    kind = "agents.seals_value:ValueHeuristicAgent"
+    with pytest.raises(ValueError, match=f"agent '{kind}' does not play seals_v0 with 3 players"):
+        make_agent(kind, make("seals_v0", num_players=3).describe())
+
+
+@pytest.fixture
+def broken_agent_module(tmp_path, monkeypatch):
+    """``agents.broken``, a module that imports something missing, and a game that uses it."""
+    import sys
+
+    import agents
+
+    (tmp_path / "broken.py").write_text("import no_such_dependency\n")
+    monkeypatch.setattr(agents, "__path__", [*agents.__path__, str(tmp_path)])
+    monkeypatch.delitem(sys.modules, "agents.broken", raising=False)
+    yield dataclasses.replace(make("seamless_v0").describe(), name="broken_v0")
+    sys.modules.pop("agents.broken", None)
+
+
+def test_a_broken_agent_module_is_not_taken_for_a_missing_one(broken_agent_module):
+    """A ModuleNotFoundError inside an agent module is a bug to show, not 'no heuristic'."""
+    info = broken_agent_module
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
+        agent_kinds(info)
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
+        make_agent("heuristic", info)
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
+        make_agent("agents.broken:HeuristicAgent", info)
+    missing = dataclasses.replace(info, name="nothing_v0")
+    with pytest.raises(ValueError, match="no heuristic agent for nothing_v0"):
+        make_agent("heuristic", missing)
+    assert agent_kinds(missing) == ["random"]

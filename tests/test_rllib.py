@@ -168,7 +168,7 @@ def test_one_training_iteration_samples_no_illegal_action_and_exports(tmp_path, 
     assert meta["episodes"] > 0 and meta["illegal_actions"] == 0
     assert json.loads((out / META_FILE).read_text())["env_steps"] >= 1000
     info = make("seamless_v0").describe()
-    agent = load_rllib_agent(out, info)
+    agent = load_rllib_agent(out, info, trust=True)  # RLlib unpickles: trusted only
     env = make("seamless_v0")
     env.reset(seed=5)
     observation = env.observe(env.agent_selection)
@@ -178,4 +178,4 @@ def test_one_training_iteration_samples_no_illegal_action_and_exports(tmp_path, 
     state = next((out / "learner_group").rglob("shared/module_state.*"))
     state.write_bytes(state.read_bytes()[:100])
     with pytest.raises(ValueError, match="corrupt"):
-        load_rllib_agent(out, info)
+        load_rllib_agent(out, info, trust=True)

@@ -107,3 +107,22 @@ def test_shipped_value_agent_is_a_built_in_kind():
     env.reset(seed=0)
     observation = env.observe(env.agent_selection)
     assert observation["action_mask"][agent.act(observation)] == 1
+
+
+def test_pickled_value_weights_are_refused(tmp_path):
+    """An object array in the npz could only be unpickled, which can run code: it is refused and
+    its payload never runs."""
+    import os
+
+    marker = tmp_path / "payload_ran"
+
+    class Payload:
+        def __reduce__(self):
+            return os.mkdir, (str(marker),)
+
+    arrays = {f"{kind}{i}": np.zeros((2, 2)) for i in range(3) for kind in "Wb"}
+    arrays["W0"] = np.array([Payload()], dtype=object)
+    np.savez(tmp_path / "pickled.npz", **arrays)
+    with pytest.raises(ValueError, match="pickled objects are refused"):
+        AfterstateValue.load(tmp_path / "pickled.npz")
+    assert not marker.exists()

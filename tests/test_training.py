@@ -1,8 +1,10 @@
-"""The SB3 adapter, checkpoint loading and its errors; a slow end-to-end training run."""
+"""The SB3 adapter, trusted SB3 zips and their errors, the train command (its output, resume and
+help), and a slow end-to-end training run. The safe checkpoint format: test_checkpoints.py."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from agents import make_agent
 from card_envs import make
 from card_envs.core.errors import IllegalActionError
 from card_envs.registry import env_names
-from training.policy import load_policy_agent, metadata_path
+from training.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 
@@ -113,12 +115,13 @@ def heuristic_move(env: SingleAgentEnv) -> int:
     return agent.act(env.env.observe(env.learner))
 
 
-def test_checkpoint_round_trip_and_clear_errors(tmp_path, adapter):
+@pytest.mark.filterwarnings("ignore::training.policy.PickleCheckpointWarning")
+def test_trusted_zip_round_trip_and_clear_errors(tmp_path, adapter):
     model = MaskablePPO("MlpPolicy", adapter, n_steps=64, batch_size=64, seed=0, device="cpu")
     path = tmp_path / "seamless.zip"
     model.save(path)
     info = make("seamless_v0").describe()
-    agent = make_agent(str(path), info)
+    agent = make_agent(str(path), info, trust=True)
     env = make("seamless_v0")
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
@@ -127,34 +130,35 @@ def test_checkpoint_round_trip_and_clear_errors(tmp_path, adapter):
     corrupt = tmp_path / "corrupt.zip"
     corrupt.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(ValueError, match="corrupt"):
-        load_policy_agent(corrupt, info)
+        load_policy_agent(corrupt, info, trust=True)
     truncated = tmp_path / "truncated.zip"
     truncated.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     with pytest.raises(ValueError, match="corrupt"):
-        load_policy_agent(truncated, info)
+        load_policy_agent(truncated, info, trust=True)
     with pytest.raises(FileNotFoundError):
-        load_policy_agent(tmp_path / "missing.zip", info)
+        load_policy_agent(tmp_path / "missing.zip", info, trust=True)
     metadata_path(path).write_text(json.dumps({"env": "seals_v0", "num_players": 2}))
     with pytest.raises(ValueError, match="trained for seals_v0"):
-        load_policy_agent(path, info)
+        load_policy_agent(path, info, trust=True)
     metadata_path(path).write_text(json.dumps({"env": "seamless_v0", "num_players": 3}))
     with pytest.raises(ValueError, match="with 3 players"):
-        load_policy_agent(path, info)
+        load_policy_agent(path, info, trust=True)
     advised = {"env": "seamless_v0", "num_players": 4, "config": {"advisor": "heuristic"}}
     metadata_path(path).write_text(json.dumps(advised))
     with pytest.raises(ValueError, match="expects observations of 607"):
-        load_policy_agent(path, info)  # trained without the advice the metadata claims
+        load_policy_agent(path, info, trust=True)  # trained without the advice the metadata claims
     metadata_path(path).write_text("{not json")
     with pytest.raises(ValueError, match=r"metadata .* is corrupt"):
-        load_policy_agent(path, info)
+        load_policy_agent(path, info, trust=True)
 
 
 def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     """The whole pipeline at toy size: cloning, PPO with a self-play snapshot, held-out
-    evaluations, TensorBoard, the best checkpoint with its JSON and curve, then a resume."""
+    evaluations, TensorBoard, the best policy in the safe format with its JSON and curve, then a
+    resume from it (a fresh optimizer) and one from the run folder's zip (trusted only)."""
     from training.cli import main
 
-    out, runs = tmp_path / "seals.zip", tmp_path / "runs"
+    out, runs = tmp_path / "seals.safetensors", tmp_path / "runs"
     tiny = ["--clone-games", "4", "--clone-epochs", "1", "--dagger-rounds", "1", "--n-envs", "2"]
     tiny += ["--n-steps", "64", "--batch-size", "64", "--eval-games", "4", "--width", "16"]
     tiny += ["--snapshot-every", "128", "--eval-every", "256", "--out", str(out)]
@@ -162,13 +166,16 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     assert main(["seals_v0", "--players", "2", "--timesteps", "256", *tiny]) == 0
     info = make("seals_v0", num_players=2).describe()
     first = json.loads(metadata_path(out).read_text())
+    assert (first["format"], first["policy"]["net_arch"]) == ("card-envs-policy", [16, 16])
     assert first["config"]["opponents"] == ["heuristic", "heuristic", "self"]
     assert len(first["cloning"]["rounds"]) == 2
     assert [row["timesteps"] for row in first["evaluations"]] == [256]
     assert out.with_suffix(".png").stat().st_size > 0
-    assert any(runs.rglob("events.out.tfevents*")), "no TensorBoard log"
+    (run,) = runs.iterdir()  # the run's own folder: the step zip and TensorBoard's log
+    assert run.name.startswith("seals_v0-") and (run / "step_256.zip").is_file()
+    assert any(run.rglob("events.out.tfevents*")), "no TensorBoard log"
 
-    assert type(load_policy_agent(out, info).model.policy).__name__ == "MaskableActorCriticPolicy"
+    assert type(load_policy_agent(out, info).policy).__name__ == "MaskableActorCriticPolicy"
 
     resume = ["--resume", str(out), "--timesteps", "512", "--ent-coef", "0.03"]
     resume += ["--learning-rate", "0.0003", "--width", "99"]  # the width is the checkpoint's
@@ -176,23 +183,28 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     second = json.loads(metadata_path(out).read_text())
     assert [row["timesteps"] for row in second["evaluations"]] == [256, 512]
     assert (second["config"]["ent_coef"], second["config"]["width"]) == (0.03, 16)
-    agent = load_policy_agent(out, info)
-    assert agent.model.num_timesteps == 512
-    assert (agent.model.ent_coef, agent.model.lr_schedule(1.0)) == (0.03, 0.0003)
+    assert second["config"]["learning_rate"] == 0.0003
+
+    zipped = ["--resume", str(run / "step_256.zip"), "--timesteps", "512"]
+    with pytest.raises(ValueError, match="--trust-checkpoint"):
+        main(["seals_v0", "--players", "2", *tiny, *zipped])
+    with pytest.warns(PickleCheckpointWarning):
+        assert main(["seals_v0", "--players", "2", *tiny, *zipped, "--trust-checkpoint"]) == 0
+    assert json.loads(metadata_path(out).read_text())["evaluations"][-1]["timesteps"] == 512
 
 
 def test_advice_logit_policy_starts_as_its_advisor(tmp_path):
     """With the advice added to the logits, even an untrained policy mostly plays the advice."""
     from training.cli import main
 
-    out = tmp_path / "sequitur.zip"
+    out = tmp_path / "sequitur.safetensors"
     flags = ["--players", "2", "--timesteps", "64", "--clone-games", "0", "--n-envs", "1"]
     flags += ["--n-steps", "64", "--batch-size", "64", "--eval-games", "2", "--width", "8"]
     flags += ["--advice-logit", "--out", str(out), "--logdir", str(tmp_path / "runs")]
     assert main(["sequitur_v0", *flags]) == 0
     info = make("sequitur_v0", num_players=2).describe()
     agent = load_policy_agent(out, info, seed=3)
-    assert type(agent.model.policy).__name__ == "AdvisedPolicy"
+    assert type(agent.policy).__name__ == "AdvisedPolicy"
     env = make("sequitur_v0", num_players=2)
     env.reset(seed=0)
     observation = env.observe(env.agent_selection)
@@ -239,7 +251,7 @@ def test_short_training_run_beats_random(tmp_path):
     0.405 win share on 200 held-out deals (fair share 0.25)."""
     from training.cli import main
 
-    out = tmp_path / "m.zip"
+    out = tmp_path / "m.safetensors"
     flags = ["--timesteps", "150000", "--opponents", "random", "--clone-games", "0"]
     flags += ["--learning-rate", "3e-4", "--clip-range", "0.2", "--ent-coef", "0.01"]
     flags += ["--width", "128", "--n-epochs", "10", "--target-kl", "0", "--advisor", "none"]
@@ -256,3 +268,53 @@ def test_shipped_seamless_checkpoint_plays_legal_moves():
     agents = [make_agent("ppo", info), *(make_agent("random", info, s) for s in range(3))]
     result = play_game(env, agents, seed=0)  # an illegal move would raise
     assert result.steps > 0 and result.winners
+
+
+def test_train_writes_a_new_run_folder_unless_out_names_a_file(tmp_path):
+    """Without --out the policy goes to a new folder under --logdir, never to the shipped
+    checkpoints; a second run in the same second gets its own folder."""
+    from datetime import datetime
+
+    from agents import shipped_checkpoint
+    from card_envs.cli import build_parser
+    from training.cli import run_paths
+
+    now = datetime(2026, 11, 30, 9, 5, 7)
+    args = build_parser().parse_args(["train", "seals_v0", "--logdir", str(tmp_path)])
+    run_dir, out = run_paths(args, now)
+    assert run_dir == tmp_path / "seals_v0-20261130-090507"
+    assert out == run_dir / "seals_v0_ppo.safetensors"
+    assert shipped_checkpoint("seals_v0").parent not in out.parents
+    run_dir.mkdir()
+    assert run_paths(args, now)[0] == tmp_path / "seals_v0-20261130-090507-2"
+    args = build_parser().parse_args(["train", "seals_v0", "--out", "x/agent.safetensors"])
+    assert run_paths(args, now)[1] == Path("x/agent.safetensors")
+
+
+def test_train_refuses_what_it_could_not_write_or_load(tmp_path):
+    """Checked before any training: the output name, a zip to resume without trust, an advisor
+    a checkpoint could not name safely."""
+    from training.cli import main
+
+    base = ["seals_v0", "--logdir", str(tmp_path)]
+    with pytest.raises(ValueError, match=r"name the \.safetensors file to write"):
+        main([*base, "--out", str(tmp_path / "agent.zip")])
+    zipped = tmp_path / "step_1.zip"
+    zipped.write_bytes(b"PK")
+    with pytest.raises(ValueError, match=r"unpickles it.*--trust-checkpoint"):
+        main([*base, "--resume", str(zipped)])
+    with pytest.raises(ValueError, match="an advisor is one of seals_v0's built-in agents"):
+        main([*base, "--advisor", "agents.seals:HeuristicAgent"])
+    assert not any(tmp_path.glob("seals_v0-*")), "a refused run left a folder"
+
+
+def test_every_train_option_says_what_it_does():
+    from card_envs.cli import build_parser
+
+    train = build_parser()._subparsers._group_actions[0].choices["train"]
+    undocumented = [
+        action.option_strings[0]
+        for action in train._actions
+        if action.option_strings and not action.help
+    ]
+    assert undocumented == []

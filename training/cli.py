@@ -1,20 +1,21 @@
-"""``card-envs train GAME``: the flags, their defaults and the config saved beside a model.
+"""``card-envs train GAME`` (the flags, their defaults and the config saved beside a model) and
+``card-envs export-checkpoint`` (a trusted Stable-Baselines3 zip into the safe format).
 
 Kept free of torch and Stable-Baselines3 imports so that ``card-envs --help`` stays fast; the
 training itself is :func:`training.train_ppo.train`.
 
     card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
-    python -m training.cli seals_v0 --timesteps 20000 --out /tmp/seals.zip
+    python -m training.cli seals_v0 --timesteps 20000 --out /tmp/seals.safetensors
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents import shipped_checkpoint
 from card_envs.registry import env_names, make
 
 SELF = "self"  # the opponent name for frozen snapshots of the learner
@@ -50,51 +51,176 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+# What each setting does, for ``card-envs train --help`` (docs/training.md says more).
+HELP: dict[str, str] = {
+    "timesteps": "PPO steps in all (a resumed run counts the checkpoint's)",
+    "opponents": "agent kinds drawn per opponent seat and episode; repeats weigh more; "
+    "'self' adds frozen snapshots of the learner",
+    "seed": "seeds the model, the env copies and the cloning",
+    "margin_reward": "weight of the score margin added to the win reward (0: win only)",
+    "advice_logit": "also add the advisor's move to the action logits (wide action spaces: "
+    "Sequitur)",
+    "max_minutes": "stop PPO after this long, then evaluate and save (0: no limit)",
+    "advisor": "agent kind whose move the policy sees as input and cloning copies; 'none': "
+    "the observation alone",
+    "clone_games": "games of the advisor (or heuristic) cloned before PPO (0: start from scratch)",
+    "clone_epochs": "passes over the cloning data",
+    "clone_smoothing": "share of the cloning target spread over the legal moves",
+    "dagger_rounds": "rounds of teacher labels on the clone's own games",
+    "width": "units in each of the two hidden layers, actor and critic",
+    "n_envs": "copies of the game stepped together",
+    "subproc": "run each env copy in its own process (pays when cores are free)",
+    "torch_threads": "torch threads for the network",
+    "n_steps": "steps per env copy in each rollout",
+    "batch_size": "minibatch size of the PPO update",
+    "n_epochs": "passes over each rollout",
+    "learning_rate": "Adam's learning rate",
+    "clip_range": "PPO's clip range",
+    "ent_coef": "entropy bonus weight",
+    "target_kl": "stop an update early past this KL (0: never)",
+    "snapshot_every": "steps between self-play snapshots",
+    "eval_every": "steps between held-out evaluations (each saves a zip in the run folder)",
+    "eval_games": "games per held-out evaluation, against each of random and heuristic",
+}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=env_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     for key, default in DEFAULTS.items():
         flag = "--" + key.replace("_", "-")
         if isinstance(default, bool):
-            parser.add_argument(flag, action="store_true")
+            parser.add_argument(flag, action="store_true", help=HELP[key])
         elif isinstance(default, list):
-            parser.add_argument(flag, nargs="+", choices=OPPONENTS, default=default)
+            parser.add_argument(
+                flag,
+                nargs="+",
+                choices=OPPONENTS,
+                default=default,
+                help=f"{HELP[key]} (default: {' '.join(default)})",
+            )
         else:
             parser.add_argument(
-                flag, type=type(default), default=default, help=f"default: {default}"
+                flag, type=type(default), default=default, help=f"{HELP[key]} (default: {default})"
             )
-    parser.add_argument("--out", type=Path, default=None, help="default: the shipped checkpoint")
-    parser.add_argument("--resume", type=Path, default=None, help="a checkpoint to continue from")
-    parser.add_argument("--logdir", default="runs", help="TensorBoard logs and checkpoints")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="the .safetensors to write, its .json and .png beside it (default: in the run "
+        "folder; the shipped agents/checkpoints/ change only when named here)",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="continue from a .safetensors (fresh optimizer) or a run folder's step zip "
+        "(optimizer kept; needs --trust-checkpoint)",
+    )
+    parser.add_argument("--trust-checkpoint", action="store_true", help=TRUST_HELP)
+    parser.add_argument(
+        "--logdir",
+        default="runs",
+        help="where each run gets its folder <game>-<time>: step zips, TensorBoard logs and, "
+        "without --out, the trained policy (default: runs)",
+    )
+
+
+TRUST_HELP = (
+    "load a Stable-Baselines3 zip, which is unpickled and can run code: only for files you trust"
+)
+
+
+def run_paths(args: argparse.Namespace, now: datetime | None = None) -> tuple[Path, Path]:
+    """The run's new folder under ``--logdir`` and where the trained policy goes: ``--out``, or
+    ``<run folder>/<game>_ppo.safetensors``. Never the shipped checkpoint unless ``--out``
+    names it."""
+    run_dir = new_run_dir(Path(args.logdir), args.game, now)
+    return run_dir, args.out or run_dir / f"{args.game}_ppo.safetensors"
+
+
+def new_run_dir(logdir: Path, game: str, now: datetime | None = None) -> Path:
+    """``logdir/<game>-<YYYYmmdd-HHMMSS>``, with ``-2``, ``-3`` ... when that exists already."""
+    stem = f"{game}-{(now or datetime.now()).strftime('%Y%m%d-%H%M%S')}"
+    run_dir, number = logdir / stem, 1
+    while run_dir.exists():
+        number += 1
+        run_dir = logdir / f"{stem}-{number}"
+    return run_dir
 
 
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The run's settings as saved beside the model (player count resolved)."""
-    num_players = make(args.game, num_players=args.players).describe().num_players
-    config = {"env": args.game, "num_players": num_players}
+    from training.policy import advisor_kinds
+
+    info = make(args.game, num_players=args.players).describe()
+    config = {"env": args.game, "num_players": info.num_players}
     config |= {key: getattr(args, key) for key in DEFAULTS}
     if config["advisor"] in ("none", ""):
         config["advisor"] = None
+    if config["advisor"] is not None and config["advisor"] not in advisor_kinds(info):
+        raise ValueError(
+            f"--advisor {config['advisor']!r}: an advisor is one of {args.game}'s built-in "
+            f"agents ({', '.join(advisor_kinds(info))}) or none: a checkpoint records it by name"
+        )
     return config
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from training.train_ppo import train
 
-    out = args.out or shipped_checkpoint(args.game)
-    result = train(config_from_args(args), out, args.logdir, args.resume)
+    run_dir, out = run_paths(args)
+    config = config_from_args(args)
+    result = train(config, out, run_dir, args.resume, trust=args.trust_checkpoint)
     best = next(r for r in result["evaluations"] if r["timesteps"] == result["best_timesteps"])
     print(json.dumps({"out": str(out), "seconds": result["train_seconds"], "best": best}))
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Convert a trusted SB3 zip; the game, seats and advisor come from the JSON beside it,
+    else from the flags."""
+    from training.policy import (
+        advisor_of,
+        check_checkpoint_path,
+        convert_checkpoint,
+        read_metadata,
+    )
+
+    check_checkpoint_path(args.source, args.trust_checkpoint)
+    meta = read_metadata(args.source)
+    game = args.game or meta.get("env")
+    if game is None:
+        raise ValueError(f"no JSON beside {args.source} names its game: give --game")
+    info = make(game, num_players=args.players or meta.get("num_players")).describe()
+    advisor = args.advisor or advisor_of(meta)
+    advisor = None if advisor == "none" else advisor
+    written = convert_checkpoint(args.source, args.out, info, advisor, trust=args.trust_checkpoint)
+    summary = {key: written[key] for key in ("env", "num_players")}
+    print(json.dumps({"out": str(args.out), **summary, "advisor": advisor}))
+    return 0
+
+
 def add_parser(subparsers: Any) -> None:
-    """Register ``card-envs train``."""
+    """Register ``card-envs train`` and ``card-envs export-checkpoint``."""
     parser = subparsers.add_parser(
         "train", help="train a MaskablePPO agent: clone the heuristic, then PPO self-play"
     )
     add_arguments(parser)
     parser.set_defaults(func=cmd_train)
+    export = subparsers.add_parser(
+        "export-checkpoint",
+        help="rewrite a trusted Stable-Baselines3 zip as .safetensors + .json (loads unpickled)",
+    )
+    export.add_argument("source", type=Path, help="the MaskablePPO .zip")
+    export.add_argument("out", type=Path, help="the .safetensors to write (its .json beside it)")
+    export.add_argument("--trust-checkpoint", action="store_true", help=TRUST_HELP)
+    export.add_argument("--game", choices=env_names(), help="default: the JSON beside the zip")
+    export.add_argument("--players", type=int, help="default: the JSON's, else the game's")
+    export.add_argument(
+        "--advisor", help="the agent kind it was trained with; default: the JSON's, else none"
+    )
+    export.set_defaults(func=cmd_export)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,16 +5,18 @@
 The run clones the heuristic first (``--clone-games``, see :mod:`training.imitation`), then
 trains by PPO against ``--opponents``, where ``self`` adds frozen snapshots of the learner every
 ``--snapshot-every`` steps. Every ``--eval-every`` steps it measures the win share against random
-and against heuristic seats on fixed held-out deals, logs both to TensorBoard (``--logdir``) and
-saves a checkpoint; the best checkpoint against the heuristic becomes ``--out`` (default: the
-shipped ``agents/checkpoints/<game>_ppo.zip``), with a JSON of its config and evaluations and a
-PNG of the learning curve beside it. ``--resume`` continues from a saved checkpoint.
+and against heuristic seats on fixed held-out deals, logs both to TensorBoard and saves a
+Stable-Baselines3 zip (optimizer included, for ``--resume``) in the run's own folder
+``--logdir/<game>-<time>/``. The policy that did best against the heuristic is written in the
+safe format (:mod:`training.policy`) to ``--out`` (default: in the run folder, never the shipped
+``agents/checkpoints/``), with the JSON of its network, config and evaluations and a PNG of the
+learning curve beside it. ``--resume`` continues from a ``.safetensors`` (a fresh optimizer) or
+from a run folder's zip (its optimizer; unpickled, so only with ``--trust-checkpoint``).
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -27,10 +29,19 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
 from agents.match import win_share
+from card_envs import make
 from training.advised_policy import AdvisedPolicy
 from training.cli import SELF
 from training.imitation import clone, collect_demonstrations, merge
-from training.policy import PolicyAgent, metadata_path, read_metadata
+from training.policy import (
+    PolicyAgent,
+    check_checkpoint_path,
+    check_out,
+    load_policy,
+    load_sb3_zip,
+    read_metadata,
+    save_policy,
+)
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
@@ -60,7 +71,8 @@ class TrainingMonitor(BaseCallback):
         super().__init__()
         self.config, self.run_dir, self.history = config, run_dir, history
         self.bar: tqdm | None = None
-        self.best: tuple[float, Path] | None = None
+        # win share against the heuristic, timesteps, the policy's weights then
+        self.best: tuple[float, int, dict[str, torch.Tensor]] | None = None
 
     def _on_training_start(self) -> None:
         done = self.num_timesteps
@@ -92,10 +104,10 @@ class TrainingMonitor(BaseCallback):
         for opponent in EVAL_SEEDS:
             self.logger.record(f"eval/win_share_vs_{opponent}", row[f"vs_{opponent}"])
         self.logger.dump(self.num_timesteps)
-        path = self.run_dir / f"step_{self.num_timesteps}.zip"
-        self.model.save(path)
+        self.model.save(self.run_dir / f"step_{self.num_timesteps}.zip")
         if self.best is None or row["vs_heuristic"] >= self.best[0]:
-            self.best = (row["vs_heuristic"], path)
+            weights = {k: v.detach().clone() for k, v in self.model.policy.state_dict().items()}
+            self.best = (row["vs_heuristic"], self.num_timesteps, weights)
         self.bar.write(f"{row}")
 
 
@@ -135,7 +147,7 @@ def make_vec_env(config: dict[str, Any]) -> VecEnv:
     return vec
 
 
-def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskablePPO:
+def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: Path) -> MaskablePPO:
     width = config["width"]
     return MaskablePPO(
         AdvisedPolicy if config.get("advice_logit") else "MlpPolicy",
@@ -149,7 +161,7 @@ def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: str) -> MaskableP
         ent_coef=config["ent_coef"],
         target_kl=config["target_kl"] or None,
         policy_kwargs={"net_arch": [width, width]},
-        tensorboard_log=logdir,
+        tensorboard_log=str(logdir),
         seed=config["seed"],
         device="cpu",
         verbose=0,
@@ -204,22 +216,36 @@ def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
     return {"rounds": rounds}
 
 
-def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = None) -> dict:
-    """Run one training job and write ``out`` (the best evaluated checkpoint), its JSON and PNG."""
+def train(
+    config: dict[str, Any],
+    out: Path,
+    run_dir: Path,
+    resume: Path | None = None,
+    *,
+    trust: bool = False,
+) -> dict[str, Any]:
+    """Run one training job in ``run_dir`` (step zips, TensorBoard logs) and write ``out`` (the
+    best evaluated policy, a ``.safetensors``), its JSON and PNG. Returns the JSON."""
+    check_out(out)
+    if resume is not None:
+        check_checkpoint_path(resume, trust)  # before any work: a zip needs trust
     torch.set_num_threads(config["torch_threads"])
-    run_dir = Path(logdir) / f"{config['env']}_checkpoints"
     run_dir.mkdir(parents=True, exist_ok=True)
     vec_env = make_vec_env(config)
     history: list[dict] = []
     started = time.perf_counter()
-    if resume is not None:
-        model = MaskablePPO.load(resume, env=vec_env, device="cpu", tensorboard_log=logdir)
-        retune(model, config)
-        previous = read_metadata(resume)  # the run so far, when its JSON is there
-        history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
-    else:
-        model = new_model(vec_env, config, logdir)
+    if resume is None:
+        model = new_model(vec_env, config, run_dir)
         cloned = warm_start(model, config)
+    else:
+        model, previous = resume_model(resume, vec_env, config, run_dir, trust)
+        history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
+    if model.num_timesteps >= config["timesteps"]:
+        vec_env.close()
+        raise ValueError(
+            f"--timesteps {config['timesteps']} is not past the {model.num_timesteps} steps "
+            f"{resume} was trained for"
+        )
     monitor = TrainingMonitor(config, run_dir, history)
     model.learn(
         config["timesteps"] - model.num_timesteps,
@@ -228,31 +254,55 @@ def train(config: dict[str, Any], out: Path, logdir: str, resume: Path | None = 
         reset_num_timesteps=resume is None,
     )
     vec_env.close()
-    best_path = monitor.best[1]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    export(best_path, out)
-    result = {
-        "env": config["env"],
-        "num_players": config["num_players"],
+    _, best_timesteps, weights = monitor.best
+    model.policy.load_state_dict(weights)
+    record = {
         "fair_share": round(1 / config["num_players"], 4),
-        "best_timesteps": int(best_path.stem.removeprefix("step_")),
+        "best_timesteps": best_timesteps,
         "train_seconds": round(time.perf_counter() - started, 1),
         "config": config,
         "cloning": cloned,
         "evaluations": history,
     }
-    metadata_path(out).write_text(json.dumps(result, indent=2) + "\n")
+    result = save_policy(
+        model.policy,
+        out,
+        env=config["env"],
+        num_players=config["num_players"],
+        advisor=config["advisor"],
+        record=record,
+    )
     write_curve(result, out.with_suffix(".png"))
     return result
 
 
-def export(checkpoint: Path, out: Path) -> None:
-    """Save ``checkpoint`` to ``out`` without Adam's moment estimates (two thirds of the file):
-    the shipped model is for playing; resuming from it restarts the optimizer's averages."""
-    model = MaskablePPO.load(checkpoint, device="cpu")
-    policy = model.policy
-    policy.optimizer = policy.optimizer_class(policy.parameters(), **policy.optimizer_kwargs)
-    model.save(out)
+def resume_model(
+    path: Path, vec_env: VecEnv, config: dict[str, Any], run_dir: Path, trust: bool
+) -> tuple[MaskablePPO, dict[str, Any]]:
+    """The model to continue and the JSON beside ``path``. A run folder's zip brings its
+    optimizer state (unpickled: ``trust`` only); a ``.safetensors`` brings its weights into a
+    new model with a fresh optimizer, at the step count it was saved at. Either way the network,
+    the advisor and ``n_steps`` are the checkpoint's; ``config`` is updated to say so."""
+    if path.suffix == ".zip":
+        model = load_sb3_zip(path, trust=trust, env=vec_env, tensorboard_log=str(run_dir))
+        retune(model, config)
+        return model, read_metadata(path)
+    info = make(config["env"], num_players=config["num_players"]).describe()
+    policy, meta = load_policy(path, info)
+    network = meta["policy"]
+    if network["advisor"] != config["advisor"]:
+        raise ValueError(
+            f"{path} was trained with the advisor {network['advisor']!r}: resume it with "
+            f"--advisor {network['advisor'] or 'none'}"
+        )
+    arch = network["net_arch"]
+    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
+    config["advice_logit"] = network["class"] == "AdvisedPolicy"
+    config["n_steps"] = meta.get("config", {}).get("n_steps", config["n_steps"])
+    model = new_model(vec_env, config, run_dir)
+    model.policy.load_state_dict(policy.state_dict())
+    model.num_timesteps = meta.get("best_timesteps", 0)
+    return model, meta
 
 
 def write_curve(result: dict, path: Path) -> None:

@@ -3,7 +3,9 @@
 ``card-envs train-rllib --out DIR`` writes an algorithm checkpoint and ``DIR/card_envs_meta.json``
 (game, seats, which module sits where); :func:`load_rllib_agent` reads the metadata, checks it
 against the game and loads one RLModule with ``RLModule.from_checkpoint``, which needs Ray
-installed but not running. The agent plays the legal action with the highest logit.
+installed but not running. That unpickles the module's files, which can run code, so it loads
+only with ``trust=True`` (``--trust-checkpoint``). The agent plays the legal action with the
+highest logit.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.env import EnvInfo
+from training.policy import untrusted_message, warn_unpickling
 from training.rllib import INSTALL_HINT
 
 META_FILE = "card_envs_meta.json"
@@ -44,7 +47,8 @@ def load_rllib_agent(
 ) -> RLlibAgent:
     """Load the module ``module_id`` (default: the metadata's ``default_module``, the shared
     policy or seat 0's) of an exported checkpoint, checking it was made for this game and
-    seat count. Every problem is a ValueError naming the path."""
+    seat count. Every problem is a ValueError naming the path; without ``trust`` the module is
+    not loaded (RLlib unpickles it)."""
     path = Path(path)
     meta = read_meta(path)
     if (meta.get("env"), meta.get("num_players")) != (info.name, info.num_players):
@@ -56,6 +60,9 @@ def load_rllib_agent(
     module_id = module_id or meta.get("default_module")
     if module_id not in modules:
         raise ValueError(f"checkpoint {path} has no module {module_id!r}; it has {list(modules)}")
+    if not trust:
+        raise ValueError(untrusted_message(path, "an RLlib export"))
+    warn_unpickling(path, "the RLlib export")
     module = _load_module(path / modules[module_id], path)
     sizes = (module.observation_space["observation"].shape[0], module.action_space.n)
     if sizes != (info.obs_spec.size, info.num_actions):

@@ -20,10 +20,12 @@ import math
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 from card_envs.registry import env_names, make, player_counts
+from training.policy import PickleCheckpointWarning
 from training.rllib import INSTALL_HINT
 from training.rllib.agent import META_FILE, load_rllib_agent
 from training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
@@ -225,7 +227,9 @@ def evaluate(out: Path, game: str, num_players: int, games: int) -> float:
     """Win share of the exported agent in one seat (rotated) against random players."""
     from agents.match import win_share
 
-    agent = load_rllib_agent(out, make(game, num_players=num_players).describe())
+    with warnings.catch_warnings():  # this run wrote the export moments ago
+        warnings.simplefilter("ignore", PickleCheckpointWarning)
+        agent = load_rllib_agent(out, make(game, num_players=num_players).describe(), trust=True)
     return win_share(game, num_players, lambda info, seat: agent, "random", games, EVAL_FIRST_SEED)
 
 

@@ -1,0 +1,360 @@
+"""Checkpoints that cannot run code: the safe format (safetensors + JSON), its checks and errors,
+Stable-Baselines3 zips and RLlib exports only when trusted, and the shipped agents playing move
+for move as they did from their zips."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import pickle
+import warnings
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("safetensors")
+
+import cloudpickle
+import torch
+from sb3_contrib import MaskablePPO
+
+from agents import make_agent, shipped_checkpoint
+from agents.match import play_game
+from card_envs import make
+from card_envs.registry import env_names
+from training.policy import (
+    PickleCheckpointWarning,
+    convert_checkpoint,
+    load_policy,
+    load_policy_agent,
+    metadata_path,
+)
+from training.single_agent import OpponentPool, SingleAgentEnv
+
+# sha256 prefixes of the shipped agents' play, recorded from their SB3 zips (the loader before
+# the safe format) and unchanged since: `games` are moves of seeded games against heuristics
+# (they move when a game's rules or heuristics change); `inputs` are greedy actions on seeded
+# synthetic inputs (they move only when the network or its loading does).
+SHIPPED_PLAY = {
+    "seals_v0": {
+        "game": "2b33a3b7a8c23ae3",
+        "games": "9b5c8a848859cade",
+        "inputs": "0543b27f89c52dab",
+    },
+    "seamless_v0": {
+        "game": "4e5fe19905e76e9e",
+        "games": "957ee6962a73345a",
+        "inputs": "d891074cef7a0da6",
+    },
+    "seers_catalog_v0": {
+        "game": "af2960d1c48b1e3f",
+        "games": "bc535a33fdd8f92c",
+        "inputs": "ce32fa21da00a5b1",
+    },
+    "sequitur_v0": {
+        "game": "70e15ea53e6bd8b4",
+        "games": "a8bfaef1a13e0ca8",
+        "inputs": "4f736d945af5604b",
+    },
+    "unfortunate_events_v0": {
+        "game": "f662bacd5d134632",
+        "games": "564c8b12489d8c64",
+        "inputs": "2e45ec3553b83b46",
+    },
+}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_torch_thread():
+    """Inference on one observation gains nothing from threads and, on a busy machine, loses
+    much (10x measured on two cores shared with other runs)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def moves_hash(name: str, kind: str, games: int, trust: bool = False) -> str:
+    """The moves of ``games`` seeded games, ``kind`` in a rotating seat, heuristics elsewhere."""
+    env = make(name)
+    info = env.describe()
+    digest = hashlib.sha256()
+    for game in range(games):
+        seat = game % info.num_players
+        agents = [
+            make_agent(kind if s == seat else "heuristic", info, game * 31 + s, trust=trust)
+            for s in range(info.num_players)
+        ]
+        moves: list[int] = []
+        play_game(
+            env, agents, seed=game, on_move=lambda _agent, action, moves=moves: moves.append(action)
+        )
+        digest.update(json.dumps([game, moves]).encode())
+    return digest.hexdigest()[:16]
+
+
+def inputs_hash(policy, count: int = 64) -> str:
+    """Greedy actions of ``policy`` on seeded random inputs under seeded random masks."""
+    rng = np.random.default_rng(0)
+    size, actions = policy.observation_space.shape[0], policy.action_space.n
+    digest = hashlib.sha256()
+    for _ in range(count):
+        vector = rng.random(size, dtype=np.float32)
+        mask = rng.random(actions) < 0.3
+        mask[rng.integers(actions)] = True
+        action, _ = policy.predict(vector, action_masks=mask, deterministic=True)
+        digest.update(int(action).to_bytes(4, "little"))
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", env_names())
+def test_shipped_agent_plays_as_it_did_from_its_zip(name):
+    info = make(name).describe()
+    policy, _ = load_policy(shipped_checkpoint(name), info)
+    assert inputs_hash(policy) == SHIPPED_PLAY[name]["inputs"]
+    assert moves_hash(name, "ppo", 1) == SHIPPED_PLAY[name]["game"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", env_names())
+def test_shipped_agent_plays_eight_games_as_it_did_from_its_zip(name):
+    assert moves_hash(name, "ppo", 8) == SHIPPED_PLAY[name]["games"]
+
+
+def tiny_zip(path: Path, name: str = "seals_v0", advised: bool = False) -> Path:
+    """An untrained MaskablePPO zip (a JSON beside it when ``advised``, naming the advisor)."""
+    from training.advised_policy import AdvisedPolicy
+
+    advisor = "heuristic" if advised else None
+    env = SingleAgentEnv(name, OpponentPool(["random"]), 2, advisor=advisor)
+    policy = AdvisedPolicy if advised else "MlpPolicy"
+    model = MaskablePPO(
+        policy,
+        env,
+        n_steps=64,
+        batch_size=64,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [16, 16]},
+    )
+    model.save(path)
+    if advised:
+        meta = {"env": name, "num_players": 2, "config": {"advisor": advisor}}
+        metadata_path(path).write_text(json.dumps(meta))
+    return path
+
+
+@pytest.mark.parametrize(("name", "advised"), [("seals_v0", False), ("sequitur_v0", True)])
+def test_converted_zip_plays_exactly_as_the_zip(tmp_path, name, advised):
+    source = tiny_zip(tmp_path / "model.zip", name, advised)
+    info = make(name, num_players=2).describe()
+    with pytest.warns(PickleCheckpointWarning, match="can run any code"):
+        zipped = load_policy_agent(source, info, seed=1, trust=True)
+        advisor = "heuristic" if advised else None
+        convert_checkpoint(source, tmp_path / "safe.safetensors", info, advisor, trust=True)
+    safe = make_agent(str(tmp_path / "safe.safetensors"), info, seed=1)
+    assert type(safe.policy).__name__ == type(zipped.policy).__name__
+    assert inputs_hash(safe.policy) == inputs_hash(zipped.policy)
+    env = make(name, num_players=2)
+    env.reset(seed=3)
+    for _ in range(6):
+        observation = env.observe(env.agent_selection)
+        assert safe.act(observation) == zipped.act(observation)
+        env.step(safe.act(observation))
+
+
+def plant_payload(checkpoint: Path, marker: Path) -> None:
+    """Rewrite the zip's pickled observation space as a payload that creates ``marker``."""
+    import os
+
+    class Payload:
+        def __reduce__(self):
+            return os.mkdir, (str(marker),)
+
+    with zipfile.ZipFile(checkpoint) as archive:
+        members = {item: archive.read(item) for item in archive.namelist()}
+    data = json.loads(members["data"])
+    data["observation_space"][":serialized:"] = base64.b64encode(
+        cloudpickle.dumps(Payload())
+    ).decode()
+    members["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(checkpoint, "w") as archive:
+        for item, content in members.items():
+            archive.writestr(item, content)
+
+
+def test_a_zip_runs_no_code_unless_trusted(tmp_path):
+    """The threat is real (a trusted zip's payload runs); without trust nothing is unpickled,
+    for this game or another, and the error says how to opt in or convert."""
+    checkpoint, marker = tiny_zip(tmp_path / "evil.zip"), tmp_path / "payload_ran"
+    plant_payload(checkpoint, marker)
+    seals = make("seals_v0", num_players=2).describe()
+    for info in (seals, make("seamless_v0").describe()):
+        with pytest.raises(ValueError, match=r"unpickles it.*trust=True.*export-checkpoint"):
+            make_agent(str(checkpoint), info)
+    assert not marker.exists()
+    metadata_path(checkpoint).write_text(json.dumps({"env": "seals_v0", "num_players": 2}))
+    with pytest.raises(
+        ValueError, match="trained for seals_v0 with 2 players, not seals_v0 with 4"
+    ):
+        make_agent(str(checkpoint), make("seals_v0").describe(), trust=True)
+    assert not marker.exists()  # the JSON is checked before anything is unpickled
+    with pytest.warns(PickleCheckpointWarning), pytest.raises(ValueError, match="corrupt"):
+        make_agent(str(checkpoint), seals, trust=True)
+    assert marker.exists()
+
+
+@pytest.fixture
+def unpickling(monkeypatch) -> list[str]:
+    """Records every call of the unpickling functions SB3 and torch use (they still work)."""
+    calls: list[str] = []
+
+    def spy(owner, attribute: str) -> None:
+        original = getattr(owner, attribute)
+
+        def recorded(*args, **kwargs):
+            calls.append(f"{owner.__name__}.{attribute}")
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, attribute, recorded)
+
+    for owner, attribute in [(pickle, "loads"), (pickle, "load"), (cloudpickle, "loads")]:
+        spy(owner, attribute)
+    spy(torch, "load")
+    return calls
+
+
+def test_the_safe_format_unpickles_nothing(tmp_path, unpickling):
+    info = make("seamless_v0").describe()
+    agent = make_agent("ppo", info, seed=0)
+    env = make("seamless_v0")
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    assert observation["action_mask"][agent.act(observation)] == 1
+    assert unpickling == []
+    with pytest.warns(PickleCheckpointWarning):  # the spies do see the zip's unpickling
+        load_policy_agent(
+            tiny_zip(tmp_path / "m.zip"), make("seals_v0", num_players=2).describe(), trust=True
+        )
+    assert "cloudpickle.loads" in unpickling
+
+
+@pytest.fixture
+def safe_copy(tmp_path) -> Path:
+    """The shipped Seamless agent, copied to be damaged."""
+    source = shipped_checkpoint("seamless_v0")
+    copy = tmp_path / "agent.safetensors"
+    copy.write_bytes(source.read_bytes())
+    metadata_path(copy).write_text(metadata_path(source).read_text())
+    return copy
+
+
+def edit_json(path: Path, **changes) -> None:
+    meta = json.loads(metadata_path(path).read_text())
+    for key, value in changes.items():
+        target = (
+            meta["policy"]
+            if key in ("class", "advisor", "net_arch", "activation", "observation_size")
+            else meta
+        )
+        target[key] = value
+    metadata_path(path).write_text(json.dumps(meta))
+
+
+def test_the_game_is_checked_before_the_tensors_are_read(safe_copy):
+    safe_copy.write_bytes(b"never read")
+    with pytest.raises(ValueError, match=r"trained for seamless_v0 with 4 players, not seals_v0"):
+        make_agent(str(safe_copy), make("seals_v0").describe())
+    edit_json(safe_copy, num_players=3)
+    with pytest.raises(
+        ValueError, match="trained for seamless_v0 with 3 players, not seamless_v0 with 4"
+    ):
+        make_agent(str(safe_copy), make("seamless_v0").describe())
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p.write_bytes(b"not tensors"), "is damaged: not a safetensors file"),
+        (lambda p: p.write_bytes(p.read_bytes()[:1000]), "is damaged: not a safetensors file"),
+        (lambda p: metadata_path(p).unlink(), "has no agent.json beside it"),
+        (lambda p: metadata_path(p).write_text("{not json"), "metadata .* is corrupt"),
+        (lambda p: metadata_path(p).write_text("[1, 2]"), "metadata .* is corrupt"),
+        (lambda p: edit_json(p, format="sb3"), "format is 'sb3'"),
+        (lambda p: edit_json(p, format_version=2), "format_version is 2; this reads 1"),
+        (lambda p: edit_json(p, num_players="4"), "num_players a positive integer"),
+        (lambda p: edit_json(p, **{"class": "os.system"}), "policy.class 'os.system' is not"),
+        (lambda p: edit_json(p, activation="eval"), "policy.activation 'eval' is not"),
+        (lambda p: edit_json(p, net_arch="256"), "policy.net_arch must be"),
+        (lambda p: edit_json(p, advisor="os:system"), "names the advisor 'os:system'"),
+        (lambda p: edit_json(p, advisor="/tmp/other.zip"), "names the advisor '/tmp/other.zip'"),
+        (lambda p: edit_json(p, advisor=None), "expects observations of 711 and 104 actions"),
+        (lambda p: edit_json(p, net_arch=[128, 128]), "does not hold the network its JSON"),
+        (lambda p: edit_json(p, **{"class": "AdvisedPolicy"}), "does not hold the network"),
+    ],
+)
+def test_a_damaged_safe_checkpoint_is_a_clear_error(safe_copy, damage, message):
+    damage(safe_copy)
+    with pytest.raises(ValueError, match=message) as error:
+        make_agent(str(safe_copy), make("seamless_v0").describe())
+    assert "agent." in str(error.value)  # names the file
+
+
+def test_checkpoint_paths_say_what_they_take(tmp_path):
+    info = make("seamless_v0").describe()
+    (tmp_path / "model.pt").write_bytes(b"")
+    with pytest.raises(ValueError, match=r"expected a \.safetensors file .* or a Stable"):
+        make_agent(str(tmp_path / "model.pt"), info)
+    with pytest.raises(FileNotFoundError, match="no checkpoint at"):
+        make_agent(str(tmp_path / "missing.safetensors"), info)
+
+
+def test_export_checkpoint_command_needs_trust_and_the_game(tmp_path, capsys):
+    from card_envs.cli import main
+
+    source, out = tiny_zip(tmp_path / "m.zip"), tmp_path / "m.safetensors"
+    assert main(["export-checkpoint", str(source), str(out)]) == 2
+    assert "--trust-checkpoint" in capsys.readouterr().err and not out.exists()
+    assert main(["export-checkpoint", str(source), str(out), "--trust-checkpoint"]) == 2
+    assert "give --game" in capsys.readouterr().err
+    flags = ["--trust-checkpoint", "--game", "seals_v0", "--players", "2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PickleCheckpointWarning)
+        assert main(["export-checkpoint", str(source), str(out), *flags]) == 0
+    meta = json.loads(metadata_path(out).read_text())
+    assert (meta["format"], meta["env"], meta["num_players"]) == (
+        "card-envs-policy",
+        "seals_v0",
+        2,
+    )
+    assert meta["policy"] == {
+        "class": "MaskableActorCriticPolicy",
+        "observation_size": 145,
+        "num_actions": 31,
+        "net_arch": [16, 16],
+        "activation": "tanh",
+        "advisor": None,
+    }
+    assert make_agent(str(out), make("seals_v0", num_players=2).describe()).policy
+
+
+def test_an_rllib_export_loads_only_when_trusted(tmp_path):
+    """RLModule.from_checkpoint unpickles: refused without trust, before Ray is needed."""
+    from training.rllib.agent import META_FILE, load_rllib_agent
+
+    meta = {
+        "env": "seamless_v0",
+        "num_players": 4,
+        "modules": {"shared": "m"},
+        "default_module": "shared",
+    }
+    (tmp_path / META_FILE).write_text(json.dumps(meta))
+    info = make("seamless_v0").describe()
+    with pytest.raises(ValueError, match="is an RLlib export: loading it unpickles it"):
+        make_agent(str(tmp_path), info)
+    with pytest.raises(ValueError, match="trained for seamless_v0 with 4 players, not seals_v0"):
+        load_rllib_agent(tmp_path, make("seals_v0").describe())
