@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
+from gymnasium.spaces import Dict, Space
 
 from card_envs import env_names, make, player_counts
 from card_envs.core.env import CardEnv
@@ -15,18 +17,34 @@ CASE_IDS = [f"{name}-{n}p" for name, n in ENV_CASES]
 
 
 def snapshot(env: CardEnv) -> bytes:
-    """Every bit of an environment's game and bookkeeping, for bit-identity checks."""
+    """Every bit of an environment's game and bookkeeping, for bit-identity checks: the game,
+    its generator, the AEC bookkeeping and the generators of the agents' spaces."""
+    spaces = [env.action_spaces, env.observation_spaces]
     return pickle.dumps(
         (
             env.game_state,
+            env.agents,
             env.agent_selection,
+            env._skip_agent_selection,
             env.rewards,
             env._cumulative_rewards,
             env.terminations,
             env.truncations,
+            env.infos,
+            env._mask,
             env._rng.bit_generator.state,
+            [[space_rng_state(space) for space in by_agent.values()] for by_agent in spaces],
         )
     )
+
+
+def space_rng_state(space: Space) -> Any:
+    """The state of a space's sampling generator (of each sub-space for a Dict), read without
+    creating one: reading ``space.np_random`` would seed an unseeded space."""
+    if isinstance(space, Dict):
+        return [space_rng_state(sub) for sub in space.spaces.values()]
+    generator = space._np_random
+    return None if generator is None else generator.bit_generator.state
 
 
 def random_steps(env: CardEnv, seed: int, max_steps: int | None = None) -> Iterator[int]:

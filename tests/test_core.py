@@ -8,7 +8,7 @@ import pytest
 from card_envs import make
 from card_envs.core.cards import card, card_name, parse_card, rank_of, suit_of
 from card_envs.core.game import check_int_option, check_option, win_rewards
-from card_envs.core.spec import ActionBlock, ActionSpec, ObsSpec, Piece
+from card_envs.core.spec import ActionBlock, ActionSpec, ObsSpec, Piece, state_spec
 from card_envs.core.wrappers import illegal_action_penalty
 
 
@@ -88,3 +88,18 @@ def test_reset_warns_on_unknown_options_and_reseeds_in_place():
     assert np.array_equal(env.observe(env.agent_selection)["observation"], first)
     env.reset()  # no seed: the generator continues, giving a new deal
     assert not np.array_equal(env.observe(env.agent_selection)["observation"], first)
+
+
+def test_state_spec_lays_out_every_seat_then_who_acts():
+    spec = ObsSpec([Piece("a", (2,), "x", high=3), Piece("b", (1,), "y", low=-1)])
+    joint = state_spec(spec, ["player_0", "player_1"])
+    assert [p.name for p in joint.pieces] == [
+        "player_0.a",
+        "player_0.b",
+        "player_1.a",
+        "player_1.b",
+        "to_act",
+    ]
+    assert joint.size == 8 and joint.offsets["player_1.a"] == 3
+    assert list(joint.low) == [0, 0, -1, 0, 0, -1, 0, 0]
+    assert list(joint.high) == [3, 3, 1, 3, 3, 1, 1, 1]

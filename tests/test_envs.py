@@ -216,7 +216,8 @@ def test_resampling_changes_hidden_cards(name, num_players):
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     changed = sum(
-        pickle.dumps(env.game.resample_hidden(env.game_state, 0, rng)) != pickle.dumps(env.game_state)
+        pickle.dumps(env.game.resample_hidden(env.game_state, 0, rng))
+        != pickle.dumps(env.game_state)
         for _ in range(5)
     )
     assert changed > 0

@@ -9,9 +9,11 @@ their cost. A game supplies only a :class:`~card_envs.core.game.Game` and an
 
 from __future__ import annotations
 
+import copy
 import inspect
 import numbers
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -19,10 +21,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from card_envs.core.errors import IllegalActionError
 from card_envs.core.game import Encoding, Game, check_option, win_rewards
-from card_envs.core.spec import OBS_DTYPE, ObsSpec
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, state_spec
 
 REWARD_MODES = ("win", "score")
 RESET_OPTIONS = ("deal",)
@@ -44,7 +47,11 @@ class EnvInfo:
 
 
 class CardEnv(AECEnv, EzPickle):
-    """Generic AEC environment over a game's rules and encoding."""
+    """Generic AEC environment over a game's rules and encoding.
+
+    ``copy.deepcopy`` and ``pickle`` keep everything (game state, generator, agents, rewards,
+    the spaces' generators), so a copy made mid-game plays on exactly like the original.
+    """
 
     game_class: ClassVar[type[Game]]
     encoding_class: ClassVar[type[Encoding]]
@@ -87,8 +94,13 @@ class CardEnv(AECEnv, EzPickle):
             for agent in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.state_spec = state_spec(spec, self.possible_agents)
+        self.state_space = spaces.Box(
+            self.state_spec.low, self.state_spec.high, (self.state_spec.size,), OBS_DTYPE
+        )
         self._rng: np.random.Generator | None = None
         self.game_state: Any = None
+        self.agents: list[str] = []  # empty until reset(): nothing to iterate, nobody to act
         self._mask = np.zeros(num_actions, np.int8)
         self._no_moves = np.zeros(num_actions, np.int8)
 
@@ -106,12 +118,39 @@ class CardEnv(AECEnv, EzPickle):
                 f"unknown option(s) {unknown} for {self.metadata['name']}; options: {allowed}"
             )
 
+    # -- copies -------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole env, not EzPickle's constructor arguments alone: a copy made mid-game must
+        continue the game, not be a fresh env that was never reset."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardEnv:
+        """A deep copy that shares only the rules object, which play never changes (its
+        configuration and pure caches): copying Sequitur's dictionary would take 0.2 s."""
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        memo[id(self.game)] = self.game
+        clone.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return clone
+
     # -- spaces and description ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: Any) -> ValueError:
+        return ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
 
     def describe(self) -> EnvInfo:
         """The static facts an agent is built from (spec, seats, action names)."""
@@ -125,16 +164,23 @@ class CardEnv(AECEnv, EzPickle):
 
     # -- the AEC cycle ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        options = options or {}
-        unknown = set(options) - set(RESET_OPTIONS)
-        if unknown:
-            warnings.warn(
-                f"reset() ignores unknown options {sorted(unknown)}; known: {RESET_OPTIONS}",
-                stacklevel=2,
-            )
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-        self.game_state = self.game.new_game(self._rng, options.get("deal"))
+        """A new game: dealt from ``seed`` (or from the generator as it stands when ``None``), or
+        from ``options["deal"]``. Everything is checked and built before anything is replaced,
+        so a reset that raises leaves the game in progress exactly as it was."""
+        options = self._checked_reset_options(options)
+        if seed is None and self._rng is not None:
+            rng, saved = self._rng, self._rng.bit_generator.state
+        else:
+            rng, saved = np.random.default_rng(self._checked_seed(seed)), None
+        try:
+            game_state = self.game.new_game(rng, options.get("deal"))
+        except BaseException:
+            if saved is not None:  # the live generator: rewind what the failed deal drew
+                rng.bit_generator.state = saved
+            raise
+        self._rng, self.game_state = rng, game_state
+        if seed is not None:
+            self._seed_spaces(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -145,9 +191,55 @@ class CardEnv(AECEnv, EzPickle):
         self._skip_agent_selection = None
         self._settle()
 
+    @staticmethod
+    def _checked_reset_options(options: Any) -> Mapping[str, Any]:
+        """``options`` as a mapping (``None`` is empty); unknown keys warn, a non-mapping raises."""
+        if options is None:
+            return {}
+        if not isinstance(options, Mapping):
+            raise TypeError(
+                f"reset() options must be a dict such as {{'deal': ...}} or None, "
+                f"got {type(options).__name__} {options!r}"
+            )
+        unknown = set(options) - set(RESET_OPTIONS)
+        if unknown:
+            warnings.warn(
+                f"reset() ignores unknown options {sorted(map(str, unknown))}; "
+                f"known: {RESET_OPTIONS}",
+                stacklevel=3,
+            )
+        return options
+
+    @staticmethod
+    def _checked_seed(seed: Any) -> int | None:
+        if seed is None:
+            return None
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an integer >= 0 or None, got {type(seed).__name__}")
+        if seed < 0:
+            raise ValueError(f"seed must be an integer >= 0 or None, got {seed}")
+        return int(seed)
+
+    def _seed_spaces(self, seed: int) -> None:
+        """Seed every agent's action and observation space from ``seed``, so sampling from them
+        (``action_space(agent).sample(mask)``) repeats with the seed. The seeds come from a
+        spawned child of the seed's sequence, independent of the generator that deals."""
+        words = np.random.SeedSequence(seed, spawn_key=(0,)).generate_state(
+            3 * len(self.possible_agents)
+        )
+        for i, agent in enumerate(self.possible_agents):
+            self.action_spaces[agent].seed(int(words[3 * i]))
+            self.observation_spaces[agent].seed(
+                {"observation": int(words[3 * i + 1]), "action_mask": int(words[3 * i + 2])}
+            )
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._require_reset("observe")
-        seat = self._seat[agent]
+        if not self.agents:
+            self._not_playing("observe")
+        try:
+            seat = self._seat[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
         acting = agent == self.agent_selection and not (
             self.terminations[agent] or self.truncations[agent]
         )
@@ -156,8 +248,35 @@ class CardEnv(AECEnv, EzPickle):
             "action_mask": (self._mask if acting else self._no_moves).copy(),
         }
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self.agents:
+            self._not_playing("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """The agents in acting order until every agent is done (none once the game is over)."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before agent_iter()")
+        return super().agent_iter(max_iter)
+
+    def state(self) -> np.ndarray:
+        """The whole table for a centralised critic (MAPPO and the like): every seat's
+        observation in seat order (``player_0`` first), then who is to act; layout in
+        ``state_spec``. It shows every hand, so it is for centralised training only, never for
+        a policy that acts. A fresh vector; nothing advances."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before state()")
+        game, state, size = self.game, self.game_state, self.encoding.spec.size
+        vector = np.zeros(self.state_spec.size, OBS_DTYPE)
+        for seat in range(game.num_players):
+            vector[seat * size : (seat + 1) * size] = self.encoding.observe(state, seat)
+        if not (game.is_over(state) or game.is_truncated(state)):
+            vector[game.num_players * size + game.current_player(state)] = 1
+        return vector
+
     def step(self, action: Any) -> None:
-        self._require_reset("step")
+        if not self.agents:
+            self._not_playing("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -218,6 +337,13 @@ class CardEnv(AECEnv, EzPickle):
     def _require_reset(self, method: str) -> None:
         if self.game_state is None:
             raise RuntimeError(f"call reset() before {method}()")
+
+    def _not_playing(self, method: str) -> None:
+        """Raise why ``method`` cannot run when no agent is left: no game yet, or it is over."""
+        self._require_reset(method)
+        raise RuntimeError(
+            f"{method}() after the game is over: every agent is done; call reset() to play again"
+        )
 
     # -- rendering ----------------------------------------------------------------------------
     def render(self) -> str | None:

@@ -153,6 +153,17 @@ class Encoding(ABC, Generic[State]):
         self.spec = self.build_spec()
         self._scratch = self.spec.new()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the scratch buffer: copying it would turn its views into separate arrays,
+        and a copied encoding would fill views that are not its buffer (all-zero observations)."""
+        state = self.__dict__.copy()
+        del state["_scratch"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._scratch = self.spec.new()
+
     @abstractmethod
     def build_spec(self) -> ObsSpec:
         """The observation pieces for this game's configuration."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,11 @@ class ObsSpec:
             for p in self.pieces
         ]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ObsSpec:
+        """The spec itself: a layout is never changed after it is built, so copies of an env
+        share it (copying a large state layout is most of the cost of copying an env)."""
+        return self
+
     def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """A zeroed observation vector and its named, shaped views."""
         buffer = np.zeros(self.size, OBS_DTYPE)
@@ -79,6 +85,18 @@ class ObsSpec:
             )
         rows.append(f"| **total** | {self.size} | | | |")
         return "\n".join(rows)
+
+
+def state_spec(spec: ObsSpec, agents: Sequence[str]) -> ObsSpec:
+    """The layout of ``env.state()``: each agent's observation pieces in seat order (named
+    ``player_1.hand``: seat-relative to that agent, with its bounds), then ``to_act``."""
+    pieces = [
+        Piece(f"{agent}.{p.name}", p.shape, p.meaning, p.high, p.low)
+        for agent in agents
+        for p in spec.pieces
+    ]
+    to_act = Piece("to_act", (len(agents),), "one-hot seat to act, absolute (0 once it is over)")
+    return ObsSpec([*pieces, to_act])
 
 
 @dataclass(frozen=True)
