@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
 
@@ -29,3 +31,22 @@ def test_every_game_page_has_an_example():
     pages = {page.name for page, _, _ in EXAMPLES}
     games = [p.name for p in (ROOT / "docs").glob("*.md") if p.stem not in ("arena", "benchmarks")]
     assert set(games) <= pages
+
+
+def test_readme_first_game_repeats_with_its_seed():
+    """The README's first game samples its moves from the action spaces, which ``reset(seed)``
+    seeds: the same seed prints the same table, another seed another table."""
+    first_game = next(
+        block
+        for page, _, block in EXAMPLES
+        if page.name == "README.md" and ".sample(mask)" in block and "seed=42" in block
+    )
+
+    def table(seed: int) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(first_game.replace("seed=42", f"seed={seed}"), "README", "exec"), {})
+        return out.getvalue()
+
+    assert table(42) == table(42) != table(43)
+    assert "player_0" in table(42)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from card_envs.core.env import CardEnv
 from card_envs.registry import env_module, env_names
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
@@ -42,6 +43,9 @@ def generated_blocks(env_name: str) -> dict[str, str]:
             f"| observation | `Dict(observation=Box(float32), action_mask=Box(int8))`, "
             f"observation length by players: {sizes} |",
             f"| max steps | {', '.join(f'{n}: {e.game.max_steps}' for n, e in envs.items())} |",
+            f"| state | `env.state()`, `env.state_space`: `Box(float32)` for centralised training "
+            f"only (it shows every hand), length by players: "
+            f"{', '.join(f'{n}: {e.state_spec.size}' for n, e in envs.items())} |",
         ]
     )
     return {
@@ -50,9 +54,41 @@ def generated_blocks(env_name: str) -> dict[str, str]:
             f"Observation pieces for {game_class.default_players} players, in order "
             f"(a flat `float32` vector; `EnvInfo.obs_spec.views(vector)` gives named views):\n\n"
             + default.encoding.spec.markdown()
+            + "\n\n"
+            + state_markdown(default)
         ),
         "actions": default.game.actions.markdown(),
     }
+
+
+def state_markdown(env: CardEnv) -> str:
+    """The ``state()`` section: one row per seat (its observation pieces are the table above),
+    not every piece again for every seat."""
+    spec, obs_size = env.state_spec, env.encoding.spec.size
+    rows = [
+        "### State (centralised training only)",
+        "",
+        "`env.state()` is the whole table for a centralised critic (MAPPO and the like): every "
+        "seat's observation in seat order, then who is to act. It shows every hand, so it is for "
+        "centralised training only, never for a policy that acts. What no seat may know (the "
+        "order of the deck, face-down cards nobody has seen) is not in it. "
+        "`env.state_spec.views(state)` gives named views "
+        f"(`player_1.{env.encoding.spec.pieces[0].name}`, ..., `to_act`). "
+        f"For {env.game.num_players} players:",
+        "",
+        "| piece | size | offset | meaning |",
+        "|---|---|---|---|",
+    ]
+    for seat, agent in enumerate(env.possible_agents):
+        rows.append(
+            f"| `{agent}.*` | {obs_size} | {seat * obs_size} | {agent}'s observation, "
+            f"seat-relative to {agent} (the pieces above) |"
+        )
+    to_act = spec.pieces[-1]
+    offset = spec.offsets[to_act.name]
+    rows.append(f"| `{to_act.name}` | {to_act.size} | {offset} | {to_act.meaning} |")
+    rows.append(f"| **total** | {spec.size} | | |")
+    return "\n".join(rows)
 
 
 def render_page(text: str, blocks: dict[str, str]) -> str:
