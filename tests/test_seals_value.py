@@ -126,3 +126,16 @@ def test_pickled_value_weights_are_refused(tmp_path):
     with pytest.raises(ValueError, match="pickled objects are refused"):
         AfterstateValue.load(tmp_path / "pickled.npz")
     assert not marker.exists()
+
+
+def test_fitting_writes_a_run_folder_unless_out_names_a_file():
+    """The shipped weights change only when --out names them."""
+    from datetime import datetime
+    from pathlib import Path
+
+    from training.seals_value import output_path
+
+    now = datetime(2026, 11, 30, 9, 5, 7)
+    run = Path("runs/seals_v0_value-20261130-090507")
+    assert output_path(None, now) == run / "seals_v0_value.npz"
+    assert output_path(Path("mine.npz"), now) == Path("mine.npz")

@@ -7,7 +7,9 @@ takes a random legal take instead (so that takes the heuristic would not choose 
 Each take's afterstate features are labelled with the blason margin the taker made in that
 round (its blasons won minus the others' mean): a round is decided within a few turns, a far
 less noisy label than the game's winner. An MLP is fitted by mean squared error (Adam, held-out
-5% reported) and saved as numpy weights for :class:`agents.seals_value.AfterstateValue`.
+5% reported) and saved as numpy weights for :class:`agents.seals_value.AfterstateValue`, in a
+new run folder unless ``--out`` names the file (``--out agents/checkpoints/seals_v0_value.npz``
+replaces the shipped weights).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +26,7 @@ import numpy as np
 from agents.seals import HeuristicAgent
 from agents.seals_value import LAYERS, WEIGHTS, take_features
 from card_envs import make
+from training.cli import new_run_dir
 
 
 def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
@@ -106,6 +110,12 @@ def save(weights: list[np.ndarray], report: dict, out: Path) -> None:
     out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
 
 
+def output_path(out: Path | None, now: datetime | None = None) -> Path:
+    """``out``, or a new run folder's ``seals_v0_value.npz``: never the shipped weights unless
+    named."""
+    return out or new_run_dir(Path("runs"), "seals_v0_value", now) / WEIGHTS.name
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.seals_value", description=__doc__)
     parser.add_argument("--games", type=int, default=24_000)
@@ -114,8 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="default: runs/seals_v0_value-<time>/seals_v0_value.npz; the shipped weights "
+        "change only when named here",
+    )
     args = parser.parse_args(argv)
+    args.out = output_path(args.out)
     started = time.perf_counter()
     share = -(-args.games // args.workers)
     seeds = [args.seed * 1000 + w for w in range(args.workers)]
