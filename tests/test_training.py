@@ -3,6 +3,7 @@ help), and a slow end-to-end training run. The safe checkpoint format: test_chec
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -276,18 +277,17 @@ def test_train_writes_a_new_run_folder_unless_out_names_a_file(tmp_path):
     from datetime import datetime
 
     from agents import shipped_checkpoint
-    from card_envs.cli import build_parser
     from training.cli import run_paths
 
     now = datetime(2026, 11, 30, 9, 5, 7)
-    args = build_parser().parse_args(["train", "seals_v0", "--logdir", str(tmp_path)])
+    args = subcommand("train").parse_args(["seals_v0", "--logdir", str(tmp_path)])
     run_dir, out = run_paths(args, now)
     assert run_dir == tmp_path / "seals_v0-20261130-090507"
     assert out == run_dir / "seals_v0_ppo.safetensors"
     assert shipped_checkpoint("seals_v0").parent not in out.parents
     run_dir.mkdir()
     assert run_paths(args, now)[0] == tmp_path / "seals_v0-20261130-090507-2"
-    args = build_parser().parse_args(["train", "seals_v0", "--out", "x/agent.safetensors"])
+    args = subcommand("train").parse_args(["seals_v0", "--out", "x/agent.safetensors"])
     assert run_paths(args, now)[1] == Path("x/agent.safetensors")
 
 
@@ -308,13 +308,16 @@ def test_train_refuses_what_it_could_not_write_or_load(tmp_path):
     assert not any(tmp_path.glob("seals_v0-*")), "a refused run left a folder"
 
 
-def test_every_train_option_says_what_it_does():
-    from card_envs.cli import build_parser
-
-    train = build_parser()._subparsers._group_actions[0].choices["train"]
-    undocumented = [
-        action.option_strings[0]
-        for action in train._actions
-        if action.option_strings and not action.help
-    ]
+@pytest.mark.parametrize("command", ["train", "export-checkpoint"])
+def test_every_argument_says_what_it_does(command):
+    undocumented = [action.dest for action in subcommand(command)._actions if not action.help]
     assert undocumented == []
+
+
+def subcommand(name: str) -> argparse.ArgumentParser:
+    """The parser of a ``card-envs`` subcommand that training.cli registers."""
+    from training.cli import add_parser
+
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    add_parser(subparsers)
+    return subparsers.choices[name]

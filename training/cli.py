@@ -85,8 +85,10 @@ HELP: dict[str, str] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=env_names())
-    parser.add_argument("--players", type=int, default=None, help="default: the game's")
+    parser.add_argument("game", choices=env_names(), help="the game to train an agent for")
+    parser.add_argument(
+        "--players", type=int, default=None, help="seats at the table (default: the game's)"
+    )
     for key, default in DEFAULTS.items():
         flag = "--" + key.replace("_", "-")
         if isinstance(default, bool):
