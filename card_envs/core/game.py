@@ -91,13 +91,23 @@ class Game(ABC, Generic[State]):
     def legal_actions(self, state: State) -> list[int]:
         """Generator of the legal action ids for the player to act, ascending."""
 
-    @abstractmethod
     def illegal_reason(self, state: State, action: int) -> str | None:
         """Why ``action`` is illegal now, or ``None`` if it is legal.
 
-        Written independently of ``legal_actions`` (a detector, not a lookup), so the two can be
-        tested against each other.
-        """
+        The checks every game shares (the game is over, the id is out of range) are made here;
+        the game's own rules are :meth:`rule_violation`, written independently of
+        ``legal_actions`` (a detector, not a lookup), so the two can be tested against each
+        other."""
+        if self.is_over(state) or self.is_truncated(state):
+            return "the game is over"
+        if not 0 <= action < self.actions.size:
+            return f"no such action (ids 0..{self.actions.size - 1})"
+        block, index = self.actions.decode(action)
+        return self.rule_violation(state, block, index)
+
+    def rule_violation(self, state: State, block: str, index: int) -> str | None:
+        """Why the ``index``-th action of ``block`` breaks the rules now, or ``None``."""
+        raise NotImplementedError  # abstract once every game implements it (issue 17)
 
     @abstractmethod
     def apply(self, state: State, action: int, rng: np.random.Generator) -> None:

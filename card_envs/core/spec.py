@@ -134,6 +134,14 @@ class ActionSpec:
         if len(self.ids) != self.size:
             raise ValueError("action names must be unique")
 
+    def encode(self, block: str, index: int = 0) -> int:
+        """The id of the ``index``-th action of ``block``."""
+        return self.start[block] + index
+
+    def decode(self, action: int) -> tuple[str, int]:
+        """``(block name, index in the block)`` of an id in ``0..size-1``."""
+        return self.decoded[action]
+
     def markdown(self) -> str:
         """The action-id table for the docs."""
         rows = ["| ids | block | meaning | decode |", "|---|---|---|---|"]
