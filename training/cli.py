@@ -212,7 +212,8 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=cmd_train)
     export = subparsers.add_parser(
         "export-checkpoint",
-        help="rewrite a trusted Stable-Baselines3 zip as .safetensors + .json (loads unpickled)",
+        help="rewrite a trusted Stable-Baselines3 zip as .safetensors + .json, which then loads "
+        "without unpickling",
     )
     export.add_argument("source", type=Path, help="the MaskablePPO .zip")
     export.add_argument("out", type=Path, help="the .safetensors to write (its .json beside it)")
