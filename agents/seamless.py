@@ -11,7 +11,8 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS
-from card_envs.seamless.rules import CLAIM_BASE, EMPTY, NUM_PLAYERS, score_row
+from card_envs.seamless.rules import ACTIONS, score_row
+from card_envs.seamless.rules.cards import EMPTY
 
 
 def _strength(card: int, trump: int, lead_suit: int) -> int:
@@ -36,9 +37,9 @@ class HeuristicAgent(Agent):
     def act(self, observation: dict[str, np.ndarray]) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         views = self.views(observation)
-        if legal[0] >= CLAIM_BASE:
+        if ACTIONS.decode(int(legal[0]))[0] == "claim":
             return self._claim(views, legal)
-        return self._play(views, legal)
+        return ACTIONS.encode("play", self._play(views, legal))
 
     def _my_row(self, views: dict[str, np.ndarray]) -> list[int]:
         row = [EMPTY] * NUM_RANKS
@@ -50,7 +51,7 @@ class HeuristicAgent(Agent):
         row = self._my_row(views)
 
         def value(action: int) -> float:
-            suit, rank = divmod(int(action) - CLAIM_BASE, NUM_RANKS)
+            suit, rank = divmod(ACTIONS.decode(int(action))[1], NUM_RANKS)
             after = list(row)
             after[rank] = suit
             return _row_value(after)
@@ -58,18 +59,17 @@ class HeuristicAgent(Agent):
         return int(max(legal, key=value))
 
     def _play(self, views: dict[str, np.ndarray], legal: np.ndarray) -> int:
+        """The card to play."""
         trump = int(np.argmax(views["trump_suit"]))
         trick = views["trick"]
-        played_now = [
-            int(np.flatnonzero(trick[s])[0]) for s in range(NUM_PLAYERS) if trick[s].any()
-        ]
-        cards = [int(c) for c in legal]
+        played_now = [int(np.flatnonzero(trick[s])[0]) for s in range(len(trick)) if trick[s].any()]
+        cards = [ACTIONS.decode(int(a))[1] for a in legal]
         if not played_now:
             return self._lead(views, cards, trump)
         lead_suit = self._lead_suit(views, trick)
         best = max(_strength(c, trump, lead_suit) for c in played_now)
         winners = [c for c in cards if _strength(c, trump, lead_suit) > best]
-        last_to_play = len(played_now) == NUM_PLAYERS - 1
+        last_to_play = len(played_now) == len(trick) - 1
         if winners and (last_to_play or self._is_boss(views, max(winners), trump, lead_suit)):
             pick = min if last_to_play else max
             return pick(winners, key=lambda c: _strength(c, trump, lead_suit))

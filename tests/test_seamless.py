@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import random_steps
 
 from card_envs import seamless_v0
 from card_envs.core.cards import card_name, parse_card, parse_cards
 from card_envs.core.errors import IllegalActionError
 from card_envs.seamless.rules import (
+    ACTIONS,
     CLAIM,
-    CLAIM_BASE,
-    EMPTY,
     RowScore,
     SeamlessGame,
     SeamlessState,
     score_row,
-    trick_winner_index,
 )
+from card_envs.seamless.rules.cards import EMPTY, trick_winner_index
 
 RNG = np.random.default_rng(0)
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -57,13 +57,13 @@ def test_claim_example_trump_king_wins_and_any_card_may_be_claimed():
     assert trick_winner_index(trick, DIAMONDS) == 3
     game = SeamlessGame()
     state = _claim_state(game, trick, winner_row="")
-    assert game.legal_actions(state) == sorted(CLAIM_BASE + c for c in trick)
+    assert game.legal_actions(state) == sorted(ACTIONS.encode("claim", c) for c in trick)
 
 
 def test_claim_example_place_when_rank_is_new():
     game = SeamlessGame()
     state = _claim_state(game, parse_cards("2D 9D JC KD"), winner_row="")
-    game.apply(state, CLAIM_BASE + parse_card("JC"), RNG)
+    game.apply(state, ACTIONS.encode("claim", parse_card("JC")), RNG)
     assert state.rows[0] == row_of("JC")
     assert sorted(state.discard) == sorted(parse_cards("2D 9D KD"))
 
@@ -72,7 +72,7 @@ def test_claim_example_replace_swaps_suit_and_discards_old_card():
     """Holding J♥, the winner may Replace it with J♣ to chase a club suit run."""
     game = SeamlessGame()
     state = _claim_state(game, parse_cards("2D 9D JC KD"), winner_row="JH")
-    game.apply(state, CLAIM_BASE + parse_card("JC"), RNG)
+    game.apply(state, ACTIONS.encode("claim", parse_card("JC")), RNG)
     assert state.rows[0] == row_of("JC")
     assert parse_card("JH") in state.discard
 
@@ -81,7 +81,7 @@ def test_claim_is_mandatory_even_when_every_rank_is_owned():
     game = SeamlessGame()
     state = _claim_state(game, parse_cards("2D 9D JC KD"), winner_row="2H 9H JH KH")
     legal = game.legal_actions(state)
-    assert len(legal) == 4 and all(a >= CLAIM_BASE for a in legal)
+    assert len(legal) == 4 and all(ACTIONS.decode(a)[0] == "claim" for a in legal)
     assert game.illegal_reason(state, parse_card("AS")) is not None  # no playing instead
 
 
@@ -331,6 +331,7 @@ def _claim_state(game: SeamlessGame, trick: list[int], winner_row: str) -> Seaml
         trick_number=1,
         phase=CLAIM,
         winner=0,
+        totals=[0] * 4,
     )
     return state
 
@@ -345,6 +346,7 @@ def _play_state(game, hand: str, leader: int, trick_number: int, trump: int) -> 
         rows=[[EMPTY] * 13 for _ in range(4)],
         leader=leader,
         trick_number=trick_number,
+        totals=[0] * 4,
     )
 
 
@@ -374,3 +376,58 @@ def test_totals_bound_follows_the_options(rounds, target, bound):
     assert env.game.max_total == bound
     space = env.observation_space("player_0")["observation"]
     assert space.high[env.encoding.spec.offsets["totals"]] == bound
+
+
+# -- the package layout shared by every game ----------------------------------------------------
+
+
+def test_rules_are_a_package_of_the_shared_modules():
+    """cards, state, actions, game and text, like every other game; the player count is
+    declared once, on the game class."""
+    from card_envs.seamless.rules import actions, cards, game, state, text  # noqa: F401
+
+    assert SeamlessGame.player_counts == (SeamlessGame.default_players,) == (4,)
+    assert not hasattr(game, "NUM_PLAYERS") and not hasattr(game, "CLAIM_BASE")
+
+
+def test_illegal_reason_is_the_shared_check_then_the_rules():
+    """The shared checks (game over, id range) live in the base class; the game's own
+    ``rule_violation`` names what breaks the rules."""
+    assert "illegal_reason" not in SeamlessGame.__dict__
+    game = SeamlessGame()
+    state = game.new_game(np.random.default_rng(3))
+    assert game.illegal_reason(state, ACTIONS.size) == f"no such action (ids 0..{ACTIONS.size - 1})"
+    card = state.hands[state.leader][0]
+    assert game.rule_violation(state, "claim", card) == "no trick to claim from: play a card"
+    assert game.illegal_reason(state, ACTIONS.encode("claim", card)) == (
+        "no trick to claim from: play a card"
+    )
+    state.over = True
+    assert game.illegal_reason(state, ACTIONS.encode("play", card)) == "the game is over"
+
+
+def test_next_round_keeps_totals_and_clears_the_round():
+    """A round start sets the round's fields and keeps the totals and last round's scores."""
+    game = SeamlessGame()
+    state = _last_claim_state(game, totals=[3, 0, 0, 0], round_index=0)
+    totals = state.totals
+    game.apply(state, ACTIONS.encode("claim", parse_card("JC")), RNG)
+    assert state.round == 1 and state.totals is totals and totals == [4, 0, 0, 0]
+    assert state.last_round[0].cards == 1 and state.trick_number == 0
+    assert state.played == state.discard == state.trick == [] and state.phase != CLAIM
+    assert [len(hand) for hand in state.hands] == [13] * 4
+    assert state.rows == [[EMPTY] * 13 for _ in range(4)] and state.dealer == 1
+
+
+def test_metadata_declares_version_and_reward_ranges():
+    """The version is the ``_v0``; score-mode rewards stay inside the declared range."""
+    metadata = seamless_v0.raw_env.metadata
+    assert metadata["version"] == 0 and metadata["reward_range"] == (-1.0, 1.0)
+    low, high = metadata["score_reward_range"]
+    env = seamless_v0.env(reward_mode="score", max_rounds=2)
+    env.reset(seed=5)
+    seen = []
+    for action in random_steps(env, 5):
+        env.step(action)
+        seen += env.rewards.values()
+    assert low <= min(seen) and max(seen) <= high and max(seen) > 0

@@ -7,21 +7,15 @@ import numpy as np
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
 from card_envs.core.game import Encoding
 from card_envs.core.spec import ObsSpec, Piece
-from card_envs.seamless.rules import (
-    CLAIM,
-    EMPTY,
-    NUM_PLAYERS,
-    TRICKS_PER_ROUND,
-    SeamlessGame,
-    SeamlessState,
-)
+from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
+from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
 
 
 class SeamlessEncoding(Encoding[SeamlessState]):
     game: SeamlessGame
 
     def build_spec(self) -> ObsSpec:
-        n, cards = NUM_PLAYERS, DECK_SIZE
+        n, cards = self.game.num_players, DECK_SIZE
         return ObsSpec(
             [
                 Piece("hand", (cards,), "1 for each card in my hand (card code = suit*13 + rank)"),
@@ -55,25 +49,26 @@ class SeamlessEncoding(Encoding[SeamlessState]):
         )
 
     def encode(self, state: SeamlessState, seat: int, views: dict[str, np.ndarray]) -> None:
+        n = self.game.num_players
         views["hand"][state.hands[seat]] = 1
         views["trump_suit"][state.trump] = 1
         if state.trump_card != EMPTY:
             views["trump_card"][state.trump_card] = 1
-        views["dealer"][(state.dealer - seat) % NUM_PLAYERS] = 1
+        views["dealer"][(state.dealer - seat) % n] = 1
         trick = views["trick"]
         for i, card in enumerate(state.trick):
-            trick[(state.leader + i - seat) % NUM_PLAYERS, card] = 1
-        views["leader"][(state.leader - seat) % NUM_PLAYERS] = 1
+            trick[(state.leader + i - seat) % n, card] = 1
+        views["leader"][(state.leader - seat) % n] = 1
         views["claiming"][0] = state.phase == CLAIM and state.winner == seat
         rows = views["rows"]
-        for p in range(NUM_PLAYERS):
+        for p in range(n):
             owned = [
                 suit * NUM_RANKS + rank for rank, suit in enumerate(state.rows[p]) if suit >= 0
             ]
-            rows[(p - seat) % NUM_PLAYERS, owned] = 1
+            rows[(p - seat) % n, owned] = 1
         views["played"][state.played] = 1
         totals = views["totals"]
-        for p in range(NUM_PLAYERS):
-            totals[(p - seat) % NUM_PLAYERS] = state.totals[p]
+        for p in range(n):
+            totals[(p - seat) % n] = state.totals[p]
         views["round"][state.round] = 1
         views["trick_number"][min(state.trick_number, TRICKS_PER_ROUND - 1)] = 1

@@ -7,16 +7,26 @@ from typing import Any, ClassVar
 from card_envs.core.env import CardEnv
 from card_envs.seamless.encoding import SeamlessEncoding
 from card_envs.seamless.rules import SeamlessGame
+from card_envs.seamless.rules.scoring import MAX_ROUND_POINTS
 
 
 class raw_env(CardEnv):
     """Seamless, 4 players. Options: ``trick_one_trump_lead`` (``"no_other_suit"`` or
     ``"void_in_a_suit"``), ``max_rounds`` (5), ``target_score`` (15), ``reward_mode``
-    (``"win"`` or ``"score"``), ``render_mode`` (``"ansi"``/``"human"``)."""
+    (``"win"`` or ``"score"``), ``render_mode`` (``"ansi"``/``"human"``).
+
+    Rewards: ``"win"`` gives each seat -1..1 once the game ends (``reward_range``); ``"score"``
+    gives the points a seat's row scored at each round end, 0..19 (``score_reward_range``)."""
 
     game_class = SeamlessGame
     encoding_class = SeamlessEncoding
-    metadata: ClassVar[dict[str, Any]] = {**CardEnv.metadata, "name": "seamless_v0"}
+    metadata: ClassVar[dict[str, Any]] = {
+        **CardEnv.metadata,
+        "name": "seamless_v0",
+        "version": 0,
+        "reward_range": (-1.0, 1.0),
+        "score_reward_range": (0.0, float(MAX_ROUND_POINTS)),
+    }
 
 
 def env(**options: Any) -> raw_env:
