@@ -18,7 +18,8 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.env import EnvInfo
-from card_envs.unfortunate_events.rules.deck import (
+from card_envs.unfortunate_events.rules.actions import action_spec
+from card_envs.unfortunate_events.rules.cards import (
     BEATRICE,
     BURN,
     COPIES,
@@ -32,7 +33,7 @@ from card_envs.unfortunate_events.rules.deck import (
     WILD_BASE,
     colour_of,
 )
-from card_envs.unfortunate_events.rules.game import MAJORITY, action_blocks
+from card_envs.unfortunate_events.rules.game import MAJORITY
 from card_envs.unfortunate_events.rules.state import (
     BURN_SET,
     DRAW,
@@ -104,11 +105,7 @@ class HeuristicAgent(Agent):
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)
         self.n = info.num_players
-        self.start: dict[str, int] = {}
-        offset = 0
-        for block in action_blocks(self.n):
-            self.start[block.name] = offset
-            offset += block.size
+        self.start = action_spec(self.n).start
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]

@@ -16,7 +16,7 @@ from card_envs import make
 from card_envs.core.errors import IllegalActionError
 from card_envs.unfortunate_events.encoding import UnfortunateEventsEncoding
 from card_envs.unfortunate_events.rules import SETS, UnfortunateEventsGame, parse_kinds
-from card_envs.unfortunate_events.rules.deck import (
+from card_envs.unfortunate_events.rules.cards import (
     BEATRICE,
     COPIES,
     DECK_SIZE,
@@ -39,7 +39,7 @@ from card_envs.unfortunate_events.rules.state import (
     REACT,
     TARGET,
     VICTORY,
-    UEState,
+    UnfortunateEventsState,
 )
 
 SET_ID = {s.name: i for i, s in enumerate(SETS)}
@@ -55,7 +55,7 @@ def build(
     victory: list[int] | None = None,
     poe: tuple[int, ...] = (),
     **options,
-) -> tuple[UnfortunateEventsGame, UEState]:
+) -> tuple[UnfortunateEventsGame, UnfortunateEventsState]:
     """A mid-round table: hands and laid sets by name, ``pile`` drawn first to last, the rest
     of the deck (sorted) below it; each seat owes what it has not laid of a 3-set and a 4-set,
     plus ``poe[seat]`` 3-sets."""
@@ -66,7 +66,7 @@ def build(
     used = [k for h in hands for k in parse_kinds(h)] + parse_kinds(discard) + parse_kinds(pile)
     used += [k for row in laid_ids for s in row for k in SETS[s].cards]
     rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used.count(k))]
-    state = UEState(
+    state = UnfortunateEventsState(
         hands=[counts_of(parse_kinds(h)) for h in hands],
         pile=rest + parse_kinds(pile)[::-1],
         discard=parse_kinds(discard),
@@ -89,7 +89,9 @@ def build(
     return game, state
 
 
-def act(game: UnfortunateEventsGame, state: UEState, name: str, seed: int = 0) -> None:
+def act(
+    game: UnfortunateEventsGame, state: UnfortunateEventsState, name: str, seed: int = 0
+) -> None:
     """Apply the action named ``name``, checking that the mask and the detector allow it."""
     action = game.actions.ids[name]
     assert game.illegal_reason(state, action) is None, game.illegal_reason(state, action)
@@ -98,11 +100,11 @@ def act(game: UnfortunateEventsGame, state: UEState, name: str, seed: int = 0) -
     game.check_invariants(state)
 
 
-def legal_names(game: UnfortunateEventsGame, state: UEState) -> list[str]:
+def legal_names(game: UnfortunateEventsGame, state: UnfortunateEventsState) -> list[str]:
     return [game.actions.names[a] for a in game.legal_actions(state)]
 
 
-def is_illegal(game: UnfortunateEventsGame, state: UEState, name: str) -> str:
+def is_illegal(game: UnfortunateEventsGame, state: UnfortunateEventsState, name: str) -> str:
     action = game.actions.ids[name]
     assert action not in game.legal_actions(state)
     reason = game.illegal_reason(state, action)
@@ -536,7 +538,7 @@ def test_empty_pile_reshuffles_the_discard_but_its_top():
     assert state.discard == parse_kinds(["Sunny"]) and len(state.pile) == DECK_SIZE - 14 - 2
 
 
-def _thin_pile(state: UEState, keep: int) -> int:
+def _thin_pile(state: UnfortunateEventsState, keep: int) -> int:
     """Move all but the pile's next ``keep`` cards face up under the discard's top; returns
     how many discard cards a reshuffle would then use (all but the top)."""
     state.discard = [*state.pile[:-keep], *state.discard]
@@ -608,7 +610,7 @@ def test_nothing_left_to_draw_stalls_and_truncates():
     rest = [c - h for c, h in zip(COPIES, hand0, strict=True)]
     pile = [parse_kinds(["Monty"])[0]]
     rest[pile[0]] -= 1
-    state = UEState(
+    state = UnfortunateEventsState(
         hands=[hand0, rest],
         pile=pile,
         discard=[],
@@ -727,7 +729,9 @@ def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players
             env.step(None)
             continue
         game.check_invariants(env.game_state)
-        detector = [game.illegal_reason(env.game_state, a) is None for a in range(game.actions.size)]
+        detector = [
+            game.illegal_reason(env.game_state, a) is None for a in range(game.actions.size)
+        ]
         assert obs["action_mask"].tolist() == [int(d) for d in detector] and any(detector)
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
@@ -735,7 +739,9 @@ def test_options_keep_masks_exact_and_cards_conserved(options, seed, num_players
     assert steps <= game.max_steps
 
 
-def _views(game: UnfortunateEventsGame, state: UEState, seat: int) -> dict[str, np.ndarray]:
+def _views(
+    game: UnfortunateEventsGame, state: UnfortunateEventsState, seat: int
+) -> dict[str, np.ndarray]:
     encoding = UnfortunateEventsEncoding(game)
     return encoding.spec.views(encoding.observe(state, seat))
 

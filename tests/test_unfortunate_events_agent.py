@@ -11,7 +11,7 @@ from agents.match import play_game, win_share
 from agents.unfortunate_events import coverage, outs, unseen
 from card_envs import make
 from card_envs.unfortunate_events.rules import parse_kinds
-from card_envs.unfortunate_events.rules.deck import COPIES, counts_of, parse_kind
+from card_envs.unfortunate_events.rules.cards import COPIES, counts_of, parse_kind
 
 
 def hand_of(*names: str) -> list[int]:
@@ -71,7 +71,10 @@ def test_heuristic_games_end_by_the_rules():
         env = make("unfortunate_events_v0", num_players=4)
         agents = [make_agent("heuristic", env.describe(), seed=s) for s in range(4)]
         play_game(env, agents, seed=seed)
-        assert env.game.is_over(env.game_state) and np.sum(env.game_state.victory) == 7 - env.game_state.centre
+        assert (
+            env.game.is_over(env.game_state)
+            and np.sum(env.game_state.victory) == 7 - env.game_state.centre
+        )
 
 
 # -- heuristic_outs: the heuristic with a card counter's tie-break --------------------------------

@@ -14,7 +14,7 @@ import numpy as np
 
 from card_envs.core.game import Encoding
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
-from card_envs.unfortunate_events.rules.deck import (
+from card_envs.unfortunate_events.rules.cards import (
     ATTACKS,
     DECK_SIZE,
     KIND_NAMES,
@@ -25,7 +25,7 @@ from card_envs.unfortunate_events.rules.deck import (
     VICTORY_CARDS,
 )
 from card_envs.unfortunate_events.rules.game import UnfortunateEventsGame
-from card_envs.unfortunate_events.rules.state import NONE, PHASE_NAMES, UEState
+from card_envs.unfortunate_events.rules.state import NONE, PHASE_NAMES, UnfortunateEventsState
 
 SEAT_FEATURES = (
     "cards in hand",
@@ -44,7 +44,7 @@ MAX_COPIES = 7  # the most copies of one kind
 NUM_SETS3 = SIZE_BASE[4]  # 3-set types come first in the set table
 
 
-class UnfortunateEventsEncoding(Encoding[UEState]):
+class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
     game: UnfortunateEventsGame
 
     def __init__(self, game: UnfortunateEventsGame):
@@ -121,13 +121,15 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
             ]
         )
 
-    def encode(self, state: UEState, seat: int, views: dict[str, np.ndarray]) -> None:
+    def encode(
+        self, state: UnfortunateEventsState, seat: int, views: dict[str, np.ndarray]
+    ) -> None:
         values, offset = self.values(state, seat), 0
         for piece in self.spec.pieces:
             views[piece.name].reshape(-1)[:] = values[offset : offset + piece.size]
             offset += piece.size
 
-    def observe(self, state: UEState, seat: int) -> np.ndarray:
+    def observe(self, state: UnfortunateEventsState, seat: int) -> np.ndarray:
         """Every value is a small count: ``bytes`` build the vector several times faster than
         filling ~18 small views (only the turn and round counters can pass 255, with large
         caps, and then go in separately)."""
@@ -140,11 +142,11 @@ class UnfortunateEventsEncoding(Encoding[UEState]):
         buffer[-2], buffer[-1] = state.turns, state.round
         return buffer
 
-    def values(self, state: UEState, seat: int) -> list[int]:
+    def values(self, state: UnfortunateEventsState, seat: int) -> list[int]:
         """The observation as a flat list, piece by piece in spec order."""
         return [*self.small_bytes(state, seat), state.turns, state.round]
 
-    def small_bytes(self, state: UEState, seat: int) -> bytes:
+    def small_bytes(self, state: UnfortunateEventsState, seat: int) -> bytes:
         """All pieces but ``turn`` and ``round`` (the only ones that can reach 256); the
         mostly-zero ``laid3`` is a zeroed ``bytearray`` with the laid sets counted in."""
         order = self._orders[seat]

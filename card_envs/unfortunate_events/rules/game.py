@@ -14,8 +14,15 @@ import numpy as np
 
 from card_envs.core.deal import check_deal, check_list, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
-from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
-from card_envs.unfortunate_events.rules.deck import (
+from card_envs.core.spec import ActionSpec
+from card_envs.unfortunate_events.rules.actions import (
+    ALLOW,
+    CANCEL,
+    DRAW_DISCARD,
+    DRAW_PILE,
+    action_spec,
+)
+from card_envs.unfortunate_events.rules.cards import (
     ATTACKS,
     BURN,
     COPIES,
@@ -23,7 +30,6 @@ from card_envs.unfortunate_events.rules.deck import (
     EYE,
     KIND_NAMES,
     NUM_KINDS,
-    NUM_SETS,
     POE,
     SET_COUNTS,
     SETS,
@@ -44,11 +50,10 @@ from card_envs.unfortunate_events.rules.state import (
     REACT,
     TARGET,
     VICTORY,
-    UEState,
+    UnfortunateEventsState,
 )
 from card_envs.unfortunate_events.rules.text import render_table
 
-MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 6, 4
 HAND_SIZE = 7
 POE_DRAW = 3
 MAJORITY = VICTORY_CARDS // 2 + 1
@@ -66,35 +71,17 @@ SNICKET_PROMPTS = ("holder", "always")
 
 DEAL_KEYS = ("hands", "discard", "pile", "dealer")
 
-DRAW_PILE, DRAW_DISCARD = 0, 1
-CANCEL, ALLOW = 0, 1
 
-
-def action_blocks(n: int) -> list[ActionBlock]:
-    """The action-id blocks for ``n`` players, in id order."""
-    return [
-        ActionBlock("draw", 2, "draw from the pile / take the discard's top", "0 pile, 1 discard"),
-        ActionBlock("lay", NUM_SETS, "lay this set (3-sets, then 4-sets)", "set = id - start"),
-        ActionBlock("discard", NUM_KINDS, "discard (play) one card of a kind", "kind = id - start"),
-        ActionBlock("target", n - 1, "target the player k seats to my left", "k = id - start + 1"),
-        ActionBlock("burn", NUM_SETS, "burn the target's laid set of a type", "set = id - start"),
-        ActionBlock("react", 2, "Lemony Snicket: cancel / allow the attack", "0 cancel, 1 allow"),
-        ActionBlock(
-            "victory", n, "Victory card: centre / steal from k seats left", "k = id - start"
-        ),
-    ]
-
-
-class UnfortunateEventsGame(Game[UEState]):
+class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     """The Catastrophic Card Game for 2-6 players; see ``docs/unfortunate_events.md``."""
 
     name = "unfortunate_events"
-    player_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    default_players = DEFAULT_PLAYERS
+    player_counts = (2, 3, 4, 5, 6)
+    default_players = 4
 
     def __init__(
         self,
-        num_players: int = DEFAULT_PLAYERS,
+        num_players: int = default_players,
         turn_cap: int = TURN_CAP,
         max_rounds: int = MAX_ROUNDS,
         game_end: str = "majority_or_empty",
@@ -106,9 +93,8 @@ class UnfortunateEventsGame(Game[UEState]):
         check_option("game_end", game_end, GAME_ENDS)
         check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
-        blocks = action_blocks(self.num_players)
-        start, decoded = block_layout(blocks)
-        self._actions = ActionSpec(blocks, lambda a: action_name(*decoded[a]))
+        self._actions = action_spec(self.num_players)
+        start = self._actions.start
         self.draw0, self.lay0, self.discard0 = start["draw"], start["lay"], start["discard"]
         self.target0, self.burn0 = start["target"], start["burn"]
         self.react0, self.victory0 = start["react"], start["victory"]
@@ -122,13 +108,13 @@ class UnfortunateEventsGame(Game[UEState]):
         return self.max_rounds * (self.turn_cap * MAX_DECISIONS_PER_TURN + 1)
 
     # -- dealing ------------------------------------------------------------------------------
-    def new_game(self, rng: np.random.Generator, deal: Any = None) -> UEState:
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> UnfortunateEventsState:
         """Round 1 dealt by seat 0. ``deal={"hands": [[7 cards] x n], "discard": [..., top],
         "pile": [next drawn, ...], "dealer": seat}`` (cards as kinds or names; only ``hands``
         required; other keys are an error) fixes the first deal; unlisted cards are shuffled
         under the given pile."""
         n = self.num_players
-        state = UEState(
+        state = UnfortunateEventsState(
             hands=[],
             pile=[],
             discard=[],
@@ -148,14 +134,14 @@ class UnfortunateEventsGame(Game[UEState]):
             self._inject(state, deal, rng)
         return state
 
-    def _deal(self, state: UEState, rng: np.random.Generator, dealer: int) -> None:
+    def _deal(self, state: UnfortunateEventsState, rng: np.random.Generator, dealer: int) -> None:
         deck = [k for k in range(NUM_KINDS) for _ in range(COPIES[k])]
         deck = [deck[i] for i in rng.permutation(DECK_SIZE)]
         hands = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(self.num_players)]
         rest = deck[HAND_SIZE * self.num_players :]
         self._start_round(state, dealer, hands, rest[:-1], [rest[-1]])
 
-    def _inject(self, state: UEState, deal: Any, rng: np.random.Generator) -> None:
+    def _inject(self, state: UnfortunateEventsState, deal: Any, rng: np.random.Generator) -> None:
         """Start from the injected deal, checked whole before the generator shuffles the rest."""
         n = self.num_players
         check_deal(deal, DEAL_KEYS, required=("hands",))
@@ -183,7 +169,7 @@ class UnfortunateEventsGame(Game[UEState]):
 
     def _start_round(
         self,
-        state: UEState,
+        state: UnfortunateEventsState,
         dealer: int,
         hands: list[list[int]],
         pile: list[int],
@@ -204,10 +190,10 @@ class UnfortunateEventsGame(Game[UEState]):
         state.last_attack = None
 
     # -- whose turn, what is legal ------------------------------------------------------------
-    def current_player(self, state: UEState) -> int:
+    def current_player(self, state: UnfortunateEventsState) -> int:
         return state.actor
 
-    def legal_actions(self, state: UEState) -> list[int]:
+    def legal_actions(self, state: UnfortunateEventsState) -> list[int]:
         if state.over or state.truncated:
             return []
         phase = state.phase
@@ -242,15 +228,15 @@ class UnfortunateEventsGame(Game[UEState]):
         ]
         return centre + steal
 
-    def _can_draw(self, state: UEState, source: int) -> bool:
+    def _can_draw(self, state: UnfortunateEventsState, source: int) -> bool:
         if source == DRAW_PILE:
             return bool(state.pile) or len(state.discard) > 1
         return bool(state.discard) and state.discard[-1] not in SPECIALS
 
-    def _targetable(self, state: UEState, seat: int) -> bool:
+    def _targetable(self, state: UnfortunateEventsState, seat: int) -> bool:
         return state.pending != BURN or bool(state.laid[seat])
 
-    def illegal_reason(self, state: UEState, action: int) -> str | None:
+    def illegal_reason(self, state: UnfortunateEventsState, action: int) -> str | None:
         if state.over or state.truncated:
             return "the game is over"
         if not 0 <= action < self._actions.size:
@@ -277,7 +263,7 @@ class UnfortunateEventsGame(Game[UEState]):
                 name = block.name
         return name
 
-    def _why_not_draw(self, state: UEState, source: int) -> str | None:
+    def _why_not_draw(self, state: UnfortunateEventsState, source: int) -> str | None:
         if source == DRAW_PILE and not state.pile and len(state.discard) < 2:
             return "the pile is empty and the discard has no cards to reshuffle"
         if source == DRAW_DISCARD:
@@ -287,7 +273,7 @@ class UnfortunateEventsGame(Game[UEState]):
                 return "a special card cannot be taken from the discard"
         return None
 
-    def _why_not_lay(self, state: UEState, set_id: int) -> str | None:
+    def _why_not_lay(self, state: UnfortunateEventsState, set_id: int) -> str | None:
         p = state.actor
         if state.phase == DISCARD:
             return "only one set may be laid per turn"
@@ -298,24 +284,24 @@ class UnfortunateEventsGame(Game[UEState]):
             return "you do not hold those cards"
         return None
 
-    def _why_not_discard(self, state: UEState, kind: int) -> str | None:
+    def _why_not_discard(self, state: UnfortunateEventsState, kind: int) -> str | None:
         return None if state.hands[state.actor][kind] else "you hold no such card"
 
-    def _why_not_target(self, state: UEState, offset: int) -> str | None:
+    def _why_not_target(self, state: UnfortunateEventsState, offset: int) -> str | None:
         seat = (state.turn_player + offset + 1) % self.num_players
         if state.pending == BURN and not state.laid[seat]:
             return "that player has no set on the table to burn"
         return None
 
-    def _why_not_burn(self, state: UEState, set_id: int) -> str | None:
+    def _why_not_burn(self, state: UnfortunateEventsState, set_id: int) -> str | None:
         return None if set_id in state.laid[state.target] else "the target has no such set laid"
 
-    def _why_not_react(self, state: UEState, choice: int) -> str | None:
+    def _why_not_react(self, state: UnfortunateEventsState, choice: int) -> str | None:
         if choice == CANCEL and not state.hands[state.actor][SNICKET]:
             return "you hold no Lemony Snicket"
         return None
 
-    def _why_not_victory(self, state: UEState, offset: int) -> str | None:
+    def _why_not_victory(self, state: UnfortunateEventsState, offset: int) -> str | None:
         if offset == 0:
             return None if state.centre else "the centre has no Victory card left"
         if not state.victory[(state.actor + offset) % self.num_players]:
@@ -323,7 +309,7 @@ class UnfortunateEventsGame(Game[UEState]):
         return None
 
     # -- transitions --------------------------------------------------------------------------
-    def apply(self, state: UEState, action: int, rng: np.random.Generator) -> None:
+    def apply(self, state: UnfortunateEventsState, action: int, rng: np.random.Generator) -> None:
         phase = state.phase
         if phase == DRAW:
             self._draw_step(state, action - self.draw0, rng)
@@ -349,7 +335,9 @@ class UnfortunateEventsGame(Game[UEState]):
         else:
             self._take_victory(state, action - self.victory0, rng)
 
-    def _draw_step(self, state: UEState, source: int, rng: np.random.Generator) -> None:
+    def _draw_step(
+        self, state: UnfortunateEventsState, source: int, rng: np.random.Generator
+    ) -> None:
         p = state.turn_player
         if source == DRAW_DISCARD:
             kind = state.discard.pop()
@@ -360,7 +348,9 @@ class UnfortunateEventsGame(Game[UEState]):
             return
         state.phase = MAIN
 
-    def _draw(self, state: UEState, seat: int, count: int, rng: np.random.Generator) -> bool:
+    def _draw(
+        self, state: UnfortunateEventsState, seat: int, count: int, rng: np.random.Generator
+    ) -> bool:
         """Draw ``count`` from the pile. The draw that empties the pile reshuffles the discard
         but its top into a new pile at once (mid-effect too); if the discard then had no card
         to spare, the next draw from the empty pile reshuffles instead; with nothing at all to
@@ -375,7 +365,7 @@ class UnfortunateEventsGame(Game[UEState]):
                 self._reshuffle(state, rng)
         return True
 
-    def _reshuffle(self, state: UEState, rng: np.random.Generator) -> bool:
+    def _reshuffle(self, state: UnfortunateEventsState, rng: np.random.Generator) -> bool:
         """The discard but its top card, shuffled, becomes the pile (if it has a card to spare)."""
         if len(state.discard) < 2:
             return False
@@ -385,7 +375,7 @@ class UnfortunateEventsGame(Game[UEState]):
         state.discard_counts = counts_of(state.discard)
         return True
 
-    def _lay(self, state: UEState, set_id: int) -> None:
+    def _lay(self, state: UnfortunateEventsState, set_id: int) -> None:
         p = state.actor
         hand, known = state.hands[p], state.known[p]
         for kind, count in SET_COUNTS[set_id]:
@@ -398,7 +388,7 @@ class UnfortunateEventsGame(Game[UEState]):
             state.owed4[p] -= 1
         state.phase = DISCARD
 
-    def _discard(self, state: UEState, kind: int, rng: np.random.Generator) -> None:
+    def _discard(self, state: UnfortunateEventsState, kind: int, rng: np.random.Generator) -> None:
         p = state.actor
         state.hands[p][kind] -= 1
         if state.known[p][kind]:
@@ -415,10 +405,10 @@ class UnfortunateEventsGame(Game[UEState]):
             return
         self._end_turn(state)
 
-    def _any_laid_by_others(self, state: UEState, seat: int) -> bool:
+    def _any_laid_by_others(self, state: UnfortunateEventsState, seat: int) -> bool:
         return any(state.laid[q] for q in range(self.num_players) if q != seat)
 
-    def _ask_target(self, state: UEState, rng: np.random.Generator) -> None:
+    def _ask_target(self, state: UnfortunateEventsState, rng: np.random.Generator) -> None:
         """The target reacts if asked (a Snicket holder, or anyone with ``"always"``)."""
         target = state.target
         holds_snicket = state.hands[target][SNICKET] > 0
@@ -430,7 +420,7 @@ class UnfortunateEventsGame(Game[UEState]):
         else:
             self._resolve(state, rng)
 
-    def _cancel(self, state: UEState, rng: np.random.Generator) -> None:
+    def _cancel(self, state: UnfortunateEventsState, rng: np.random.Generator) -> None:
         """Snicket cancels the attack: both cards lie on the discard, the target draws one."""
         target = state.target
         state.last_attack = (state.pending, state.turn_player, target, state.burn_set, True)
@@ -442,7 +432,7 @@ class UnfortunateEventsGame(Game[UEState]):
         if self._draw(state, target, 1, rng):
             self._end_turn(state)
 
-    def _resolve(self, state: UEState, rng: np.random.Generator) -> None:
+    def _resolve(self, state: UnfortunateEventsState, rng: np.random.Generator) -> None:
         target, kind = state.target, state.pending
         state.last_attack = (kind, state.turn_player, target, state.burn_set, False)
         if kind == EYE:
@@ -467,7 +457,7 @@ class UnfortunateEventsGame(Game[UEState]):
                 return
         self._end_turn(state)
 
-    def _end_turn(self, state: UEState) -> None:
+    def _end_turn(self, state: UnfortunateEventsState) -> None:
         """Play passes left of the player whose turn it was; the turn cap truncates the round."""
         state.pending = state.target = state.burn_set = NONE
         state.turns += 1
@@ -478,7 +468,9 @@ class UnfortunateEventsGame(Game[UEState]):
         elif not (self._can_draw(state, DRAW_PILE) or self._can_draw(state, DRAW_DISCARD)):
             state.truncated = state.stalled = True
 
-    def _take_victory(self, state: UEState, offset: int, rng: np.random.Generator) -> None:
+    def _take_victory(
+        self, state: UnfortunateEventsState, offset: int, rng: np.random.Generator
+    ) -> None:
         winner = state.actor
         if offset == 0:
             state.centre -= 1
@@ -496,16 +488,16 @@ class UnfortunateEventsGame(Game[UEState]):
             self._deal(state, rng, (state.dealer + 1) % self.num_players)
 
     # -- results ------------------------------------------------------------------------------
-    def is_over(self, state: UEState) -> bool:
+    def is_over(self, state: UnfortunateEventsState) -> bool:
         return state.over
 
-    def is_truncated(self, state: UEState) -> bool:
+    def is_truncated(self, state: UnfortunateEventsState) -> bool:
         return state.truncated
 
-    def scores(self, state: UEState) -> list[int]:
+    def scores(self, state: UnfortunateEventsState) -> list[int]:
         return state.victory
 
-    def winners(self, state: UEState) -> list[int]:
+    def winners(self, state: UnfortunateEventsState) -> list[int]:
         """Most Victory cards; ties share the win."""
         if not state.over:
             return []
@@ -513,7 +505,7 @@ class UnfortunateEventsGame(Game[UEState]):
         return [p for p, v in enumerate(state.victory) if v == best]
 
     # -- checks and views ---------------------------------------------------------------------
-    def check_invariants(self, state: UEState) -> None:
+    def check_invariants(self, state: UnfortunateEventsState) -> None:
         """The 112 cards are conserved; between turns each hand holds exactly the cards its
         owed sets need (the draw-one/discard-one turn keeps that balance)."""
         total = counts_of(state.pile)
@@ -535,7 +527,9 @@ class UnfortunateEventsGame(Game[UEState]):
                 owed = 3 * state.owed3[p] + 4 * state.owed4[p]
                 assert sum(hand) == owed, f"seat {p} holds {sum(hand)} cards but owes {owed}"
 
-    def resample_hidden(self, state: UEState, observer: int, rng: np.random.Generator) -> UEState:
+    def resample_hidden(
+        self, state: UnfortunateEventsState, observer: int, rng: np.random.Generator
+    ) -> UnfortunateEventsState:
         """Redeal the cards the observer cannot see (other hands beyond their publicly known
         cards, and the pile) among those places, keeping every hand size. What Olaf's Eye
         showed the observer is not kept: it is a memory of a past hand (the observation keeps
@@ -555,28 +549,13 @@ class UnfortunateEventsGame(Game[UEState]):
         new.pile = pool
         return new
 
-    def render(self, state: UEState) -> str:
-        return render_table(self, state, range(self.num_players))
+    def render(self, state: UnfortunateEventsState) -> str:
+        return render_table(state, range(self.num_players), self.turn_cap, self.winners(state))
 
-    def render_seat(self, state: UEState, seat: int) -> str:
-        return render_table(self, state, (seat,))
+    def render_seat(self, state: UnfortunateEventsState, seat: int) -> str:
+        return render_table(state, (seat,), self.turn_cap, self.winners(state))
 
 
 def _deal_kinds(value: Any, key: str, length: int | None = None) -> list[int]:
     """A deal's list of cards (names or kinds) as kinds, or an error naming ``key``."""
     return parse_kinds(check_list(value, key, length, "cards (names or kinds)"), key)
-
-
-def action_name(block: str, local: int) -> str:
-    """Readable name of the ``local``-th action of ``block``."""
-    if block == "draw":
-        return ("draw from the pile", "take the discard's top")[local]
-    if block in ("lay", "burn"):
-        return f"{block} {SETS[local].name}"
-    if block == "discard":
-        return f"discard {KIND_NAMES[local]}"
-    if block == "target":
-        return f"target the player {local + 1} to my left"
-    if block == "react":
-        return ("Snicket: cancel", "Snicket: allow")[local]
-    return "Victory card from the centre" if local == 0 else f"steal a Victory card from +{local}"

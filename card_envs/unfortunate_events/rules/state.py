@@ -20,7 +20,7 @@ PHASE_NAMES = (
 
 
 @dataclass
-class UEState:
+class UnfortunateEventsState:
     """Everything about a game. Seats are absolute here; observations make them relative."""
 
     hands: list[list[int]]  # hands[p][kind] = count

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
-from card_envs.unfortunate_events.rules.deck import KIND_NAMES, SETS
-from card_envs.unfortunate_events.rules.state import NONE, PHASE_NAMES, UEState
-
-if TYPE_CHECKING:
-    from card_envs.unfortunate_events.rules.game import UnfortunateEventsGame
+from card_envs.unfortunate_events.rules.cards import KIND_NAMES, SETS
+from card_envs.unfortunate_events.rules.state import NONE, PHASE_NAMES, UnfortunateEventsState
 
 
 def cards_text(counts: list[int]) -> str:
@@ -18,17 +14,20 @@ def cards_text(counts: list[int]) -> str:
     return ", ".join(parts) or "-"
 
 
-def render_table(game: UnfortunateEventsGame, state: UEState, visible: Collection[int]) -> str:
-    """The table showing the hands of the ``visible`` seats, and what Olaf's Eye showed them."""
+def render_table(
+    state: UnfortunateEventsState, visible: Collection[int], turn_cap: int, winners: list[int]
+) -> str:
+    """The table showing the hands of the ``visible`` seats, and what Olaf's Eye showed them
+    (``turn_cap`` and ``winners`` come from the game, which this module does not import)."""
     top = KIND_NAMES[state.discard[-1]] if state.discard else "-"
-    turn = min(state.turns + 1, game.turn_cap)
+    turn = min(state.turns + 1, turn_cap)
     lines = [
-        f"Catastrophic Card Game round {state.round + 1}, turn {turn}/{game.turn_cap}"
+        f"Catastrophic Card Game round {state.round + 1}, turn {turn}/{turn_cap}"
         f", dealer player_{state.dealer}, Victory cards in the centre: "
         f"{state.centre}",
         f"pile: {len(state.pile)} cards | discard: {len(state.discard)} cards, top {top}",
     ]
-    for p in range(game.num_players):
+    for p in range(len(state.hands)):
         laid = " | ".join(SETS[s].name for s in state.laid[p]) or "-"
         if p in visible:
             hand = cards_text(state.hands[p])
@@ -41,13 +40,13 @@ def render_table(game: UnfortunateEventsGame, state: UEState, visible: Collectio
         for q, seen in enumerate(state.seen[p]):
             if seen is not None and p in visible:
                 lines.append(f"  player_{p} saw player_{q}'s hand: {cards_text(seen)}")
-    lines.append(_status(game, state))
+    lines.append(_status(state, winners))
     return "\n".join(lines)
 
 
-def _status(game: UnfortunateEventsGame, state: UEState) -> str:
+def _status(state: UnfortunateEventsState, winners: list[int]) -> str:
     if state.over:
-        return "game over: winners " + ", ".join(f"player_{p}" for p in game.winners(state))
+        return "game over: winners " + ", ".join(f"player_{p}" for p in winners)
     if state.truncated:
         return "truncated: " + ("no card left to draw" if state.stalled else "turn or round cap")
     text = f"to act: player_{state.actor} ({PHASE_NAMES[state.phase]})"
