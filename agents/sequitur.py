@@ -14,20 +14,19 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.env import EnvInfo
-from card_envs.sequitur.rules import (
+from card_envs.sequitur.rules import SequiturGame
+from card_envs.sequitur.rules.actions import INSIDE_SPOTS
+from card_envs.sequitur.rules.cards import LETTER_POINTS, MAX_RACK
+from card_envs.sequitur.rules.state import (
     CLAIM_GOAL,
     COLOUR,
     DECISIONS,
-    INSIDE_SPOTS,
     KEEP,
-    LETTER_POINTS,
-    MAX_RACK,
     PLACE,
     Q_MODE,
     SPELL_KEEP,
-    SequiturGame,
 )
-from card_envs.sequitur.words import MAX_SLOTS, Q_QU, Q, find_spellings, read_word
+from card_envs.sequitur.rules.words import MAX_SLOTS, Q_QU, Q, find_spellings, read_word
 
 SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round

@@ -15,11 +15,19 @@ from hypothesis import strategies as st
 from card_envs import sequitur_v0
 from card_envs.core.errors import IllegalActionError
 from card_envs.sequitur.encoding import SequiturEncoding
-from card_envs.sequitur.goals import COLOURS, POINTS, load_goals
-from card_envs.sequitur.rules import (
-    ACTION,
+from card_envs.sequitur.rules import SequiturGame
+from card_envs.sequitur.rules.cards import (
     BALL_LETTER,
     BALL_POINTS,
+    MAX_RACK,
+    NUM_BALLS,
+    balls_of,
+    word_score,
+)
+from card_envs.sequitur.rules.goals import COLOURS, POINTS, load_goals
+from card_envs.sequitur.rules.spelling import spelled_balls
+from card_envs.sequitur.rules.state import (
+    ACTION,
     BLANK_LETTER,
     CLAIM,
     CLAIM_GOAL,
@@ -27,8 +35,6 @@ from card_envs.sequitur.rules import (
     EMPTY,
     GOAL,
     KEEP,
-    MAX_RACK,
-    NUM_BALLS,
     NUM_ROUNDS,
     OVER,
     PLACE,
@@ -36,12 +42,8 @@ from card_envs.sequitur.rules import (
     SETUP,
     SPELL,
     SPELL_KEEP,
-    SequiturGame,
-    balls_of,
-    spelled_balls,
-    word_score,
 )
-from card_envs.sequitur.words import (
+from card_envs.sequitur.rules.words import (
     ALPHABET,
     BLANK,
     DEFAULT_WORDS,

@@ -15,22 +15,11 @@ import numpy as np
 
 from card_envs.core.game import SparseEncoding
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
-from card_envs.sequitur.goals import COLOURS
-from card_envs.sequitur.rules import (
-    BALL_LETTER,
-    CARDS,
-    CLAIM,
-    DECISIONS,
-    EMPTY,
-    MAX_RACK,
-    MAX_WORD,
-    NUM_ROUNDS,
-    OVER,
-    PHASES,
-    SequiturGame,
-    SequiturState,
-)
-from card_envs.sequitur.words import ALPHABET, BLANK, MAX_SLOTS
+from card_envs.sequitur.rules import SequiturGame, SequiturState
+from card_envs.sequitur.rules.cards import BALL_LETTER, CARDS, MAX_RACK, MAX_WORD
+from card_envs.sequitur.rules.goals import COLOURS
+from card_envs.sequitur.rules.state import CLAIM, DECISIONS, EMPTY, NUM_ROUNDS, OVER, PHASES
+from card_envs.sequitur.rules.words import ALPHABET, BLANK, MAX_SLOTS
 
 BALL_KINDS = BLANK + 1  # 26 letters and the blank
 ORD_A = ord("a")

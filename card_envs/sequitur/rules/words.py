@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parents[1] / "data"
 DEFAULT_WORDS = DATA_DIR / "words.txt"
 MIN_WORD = 3
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"

@@ -16,7 +16,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from card_envs.sequitur.words import DATA_DIR, Dictionary
+from card_envs.sequitur.rules.words import DATA_DIR, Dictionary
 
 DEFAULT_GOALS = DATA_DIR / "goals.json"
 COLOURS = ("red", "yellow", "green")
