@@ -3,8 +3,10 @@ out, Victory cards, game end, caps, and what each seat may see."""
 
 from __future__ import annotations
 
+import ast
 import pickle
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from card_envs import make
 from card_envs.core.errors import IllegalActionError
 from card_envs.unfortunate_events.encoding import UnfortunateEventsEncoding
-from card_envs.unfortunate_events.rules import SETS, UnfortunateEventsGame, parse_kinds
+from card_envs.unfortunate_events.rules import SETS, UnfortunateEventsGame, parse_kinds, text
 from card_envs.unfortunate_events.rules.cards import (
     BEATRICE,
     COPIES,
@@ -859,3 +861,33 @@ def test_resampling_keeps_what_is_known_and_conserves_cards(seed, observer, cut)
     assert other.hands[observer] == state.hands[observer] and other.discard == state.discard
     assert [sum(h) for h in other.hands] == [sum(h) for h in state.hands]
     assert len(other.pile) == len(state.pile)
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_rule_violation_answers_for_the_rules_behind_the_shared_checks(num_players):
+    """The base's ``illegal_reason`` makes the shared checks and decodes ids through the
+    ``ActionSpec``; the game's ``rule_violation`` answers for its own rules, with the same
+    words, at every step of a game (issue 17)."""
+    assert "illegal_reason" not in vars(UnfortunateEventsGame)
+    game = UnfortunateEventsGame(num_players, turn_cap=40)
+    state = game.new_game(np.random.default_rng(3))
+    assert game.rule_violation(state, "lay", 0) == "now is the time to draw, not to lay"
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        if game.is_over(state) or game.is_truncated(state):
+            break
+        legal = game.legal_actions(state)
+        for action in range(game.actions.size):
+            reason = game.rule_violation(state, *game.actions.decode(action))
+            assert reason == game.illegal_reason(state, action)
+            assert (reason is None) == (action in legal)
+        game.apply(state, legal[rng.integers(len(legal))], rng)
+
+
+def test_the_text_module_does_not_import_the_game():
+    """``text`` depends on the state and the cards, ``game`` on ``text``, never back."""
+    tree = ast.parse(Path(text.__file__).read_text())
+    imported = [
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    assert not [m for m in imported if m.endswith("rules.game")]

@@ -68,6 +68,16 @@ GAME_ENDS = ("majority_or_empty", "centre_empty")
 # Who is asked to react to an attack: only a Snicket holder (as the rulings say; the question
 # shows the table that the target holds one) or every target (a non-holder may only allow).
 SNICKET_PROMPTS = ("holder", "always")
+# The action blocks each phase allows.
+PHASE_BLOCKS: dict[int, tuple[str, ...]] = {
+    DRAW: ("draw",),
+    MAIN: ("lay", "discard"),
+    DISCARD: ("lay", "discard"),
+    TARGET: ("target",),
+    BURN_SET: ("burn",),
+    REACT: ("react",),
+    VICTORY: ("victory",),
+}
 
 DEAL_KEYS = ("hands", "discard", "pile", "dealer")
 
@@ -94,10 +104,6 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
         self._actions = action_spec(self.num_players)
-        start = self._actions.start
-        self.draw0, self.lay0, self.discard0 = start["draw"], start["lay"], start["discard"]
-        self.target0, self.burn0 = start["target"], start["burn"]
-        self.react0, self.victory0 = start["react"], start["victory"]
 
     @property
     def actions(self) -> ActionSpec:
@@ -196,33 +202,38 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     def legal_actions(self, state: UnfortunateEventsState) -> list[int]:
         if state.over or state.truncated:
             return []
-        phase = state.phase
+        phase, start = state.phase, self._actions.start
         if phase == DRAW:
-            return [self.draw0 + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
+            draw = start["draw"]
+            return [draw + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
         hand = state.hands[state.actor]
         if phase in (MAIN, DISCARD):
             out = []
             if phase == MAIN:
-                p = state.actor
+                p, lay = state.actor, start["lay"]
                 if state.owed3[p]:
-                    out += [self.lay0 + s for s in layable(hand, 3)]
+                    out += [lay + s for s in layable(hand, 3)]
                 if state.owed4[p]:
-                    out += [self.lay0 + s for s in layable(hand, 4)]
+                    out += [lay + s for s in layable(hand, 4)]
                 out.sort()
-            return out + [self.discard0 + k for k in range(NUM_KINDS) if hand[k]]
+            discard = start["discard"]
+            return out + [discard + k for k in range(NUM_KINDS) if hand[k]]
         if phase == TARGET:
             return [
-                self.target0 + k - 1
+                start["target"] + k - 1
                 for k in range(1, self.num_players)
                 if self._targetable(state, (state.turn_player + k) % self.num_players)
             ]
         if phase == BURN_SET:
-            return [self.burn0 + s for s in sorted(set(state.laid[state.target]))]
+            burn = start["burn"]
+            return [burn + s for s in sorted(set(state.laid[state.target]))]
         if phase == REACT:
-            return [self.react0 + CANCEL] * bool(hand[SNICKET]) + [self.react0 + ALLOW]
-        centre = [self.victory0] if state.centre else []
+            react = start["react"]
+            return [react + CANCEL] * bool(hand[SNICKET]) + [react + ALLOW]
+        victory = start["victory"]
+        centre = [victory] if state.centre else []
         steal = [
-            self.victory0 + k
+            victory + k
             for k in range(1, self.num_players)
             if state.victory[(state.actor + k) % self.num_players]
         ]
@@ -236,32 +247,27 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     def _targetable(self, state: UnfortunateEventsState, seat: int) -> bool:
         return state.pending != BURN or bool(state.laid[seat])
 
-    def illegal_reason(self, state: UnfortunateEventsState, action: int) -> str | None:
-        if state.over or state.truncated:
-            return "the game is over"
-        if not 0 <= action < self._actions.size:
-            return f"no such action (ids 0..{self._actions.size - 1})"
-        block = self._block_of(action)
-        local = action - self._actions.start[block]
-        allowed = {
-            DRAW: ("draw",),
-            MAIN: ("lay", "discard"),
-            DISCARD: ("lay", "discard"),
-            TARGET: ("target",),
-            BURN_SET: ("burn",),
-            REACT: ("react",),
-            VICTORY: ("victory",),
-        }[state.phase]
+    def rule_violation(self, state: UnfortunateEventsState, block: str, index: int) -> str | None:
+        """Why the ``index``-th action of ``block`` breaks the rules now: each phase allows
+        its own blocks, and each block has its own conditions."""
+        allowed = PHASE_BLOCKS[state.phase]
         if block not in allowed:
             return f"now is the time to {' or '.join(allowed)}, not to {block}"
-        return getattr(self, f"_why_not_{block}")(state, local)
-
-    def _block_of(self, action: int) -> str:
-        name = ""
-        for block in self._actions.blocks:
-            if action >= self._actions.start[block.name]:
-                name = block.name
-        return name
+        match block:
+            case "draw":
+                return self._why_not_draw(state, index)
+            case "lay":
+                return self._why_not_lay(state, index)
+            case "discard":
+                return self._why_not_discard(state, index)
+            case "target":
+                return self._why_not_target(state, index)
+            case "burn":
+                return self._why_not_burn(state, index)
+            case "react":
+                return self._why_not_react(state, index)
+            case _:
+                return self._why_not_victory(state, index)
 
     def _why_not_draw(self, state: UnfortunateEventsState, source: int) -> str | None:
         if source == DRAW_PILE and not state.pile and len(state.discard) < 2:
@@ -310,30 +316,30 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: UnfortunateEventsState, action: int, rng: np.random.Generator) -> None:
-        phase = state.phase
-        if phase == DRAW:
-            self._draw_step(state, action - self.draw0, rng)
-        elif phase in (MAIN, DISCARD):
-            if action < self.discard0:
-                self._lay(state, action - self.lay0)
-            else:
-                self._discard(state, action - self.discard0, rng)
-        elif phase == TARGET:
-            state.target = (state.turn_player + action - self.target0 + 1) % self.num_players
-            if state.pending == BURN:
-                state.phase = BURN_SET
-            else:
+        block, index = self._actions.decode(action)
+        match block:
+            case "draw":
+                self._draw_step(state, index, rng)
+            case "lay":
+                self._lay(state, index)
+            case "discard":
+                self._discard(state, index, rng)
+            case "target":
+                state.target = (state.turn_player + index + 1) % self.num_players
+                if state.pending == BURN:
+                    state.phase = BURN_SET
+                else:
+                    self._ask_target(state, rng)
+            case "burn":
+                state.burn_set = index
                 self._ask_target(state, rng)
-        elif phase == BURN_SET:
-            state.burn_set = action - self.burn0
-            self._ask_target(state, rng)
-        elif phase == REACT:
-            if action - self.react0 == CANCEL:
-                self._cancel(state, rng)
-            else:
-                self._resolve(state, rng)
-        else:
-            self._take_victory(state, action - self.victory0, rng)
+            case "react":
+                if index == CANCEL:
+                    self._cancel(state, rng)
+                else:
+                    self._resolve(state, rng)
+            case _:
+                self._take_victory(state, index, rng)
 
     def _draw_step(
         self, state: UnfortunateEventsState, source: int, rng: np.random.Generator
