@@ -41,7 +41,8 @@ class HeuristicAgent(Agent):
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)
         game = SequiturGame(info.num_players, **info.options)
-        self.goals, self.dictionary, self.start = game.goals, game.dictionary, game.actions.start
+        self.goals, self.dictionary = game.goals, game.dictionary
+        self.actions = game.actions
         self._met: dict[tuple[str, int], bool] = {}
         self._plan: Plan | None = None
 
@@ -59,14 +60,14 @@ class HeuristicAgent(Agent):
             ball = int(np.argmax(views["ball"]))
             racks = [[ball, *rack], [*rack, ball]]
             values = [self._best(r, targets)[0] for r in racks]
-            return self.start["place"] + int(np.argmax(values))
+            return self.actions.encode("place", int(np.argmax(values)))
         if decision == SPELL_KEEP:
             return self._spell(rack, targets, legal)
         if decision in (DECISIONS.index("blank"), Q_MODE):
             return self._sub_choice(decision, legal)
         if decision == CLAIM_GOAL:
-            claims = [a for a in legal if a >= self.start["claim"]]
-            return max(claims, key=lambda a: self._claim_value(views, a - self.start["claim"]))
+            claims = [a for a in legal if self.actions.decode(a)[0] == "claim"]
+            return max(claims, key=lambda a: self._claim_value(views, self.actions.decode(a)[1]))
         return self._card(rack, targets, legal)
 
     # -- values -------------------------------------------------------------------------------
@@ -124,7 +125,7 @@ class HeuristicAgent(Agent):
             points = self.goals[unseen[0]].points if unseen else 0
             return points * (self._met_share(rack, unseen) + 0.1)
 
-        return max(legal, key=lambda a: expected(a - self.start["colour"]))
+        return max(legal, key=lambda a: expected(self.actions.decode(a)[1]))
 
     def _keep(self, views, rack: list[int], legal: list[int]) -> int:
         """Keep a drawn goal a word of my rack meets (in solo: the better of two)."""
@@ -135,57 +136,57 @@ class HeuristicAgent(Agent):
             met = any(self._meets(w, goal) for w in words)
             return self.goals[goal].points * (1.0 if met else 0.25)
 
-        keeps = [a for a in legal if a != self.start["discard"]]
-        best = max(keeps, key=lambda a: value(drawn[a - self.start["keep"]]))
-        if self.start["discard"] in legal and value(drawn[0]) < 1.0:
-            return self.start["discard"]
+        keeps = [a for a in legal if a != self.actions.encode("discard")]
+        best = max(keeps, key=lambda a: value(drawn[self.actions.decode(a)[1]]))
+        if self.actions.encode("discard") in legal and value(drawn[0]) < 1.0:
+            return self.actions.encode("discard")
         return best
 
     def _card(self, rack: list[int], targets: list[int], legal: list[int]) -> int:
         """The Sequitur card move that most improves the rack; else Extend; else pass."""
         now = self._best(rack, targets)[0]
-        best_value, best_action = now + MOVE_GAIN, self.start["pass"]
+        best_value, best_action = now + MOVE_GAIN, self.actions.encode("pass")
         for action in legal:
             after = self._moved(rack, action)
             if after is not None:
                 value = self._best(after, targets)[0]
                 if value > best_value:
                     best_value, best_action = value, action
-        if best_action == self.start["pass"] and self.start["extend"] in legal:
-            return self.start["extend"]
+        if best_action == self.actions.encode("pass") and self.actions.encode("extend") in legal:
+            return self.actions.encode("extend")
         return best_action
 
     def _moved(self, rack: list[int], action: int) -> list[int] | None:
         """The rack after a deterministic card move (None for pass, draws and the rest)."""
-        start, after = self.start, list(rack)
-        if start["move_inside"] <= action < start["move_outside"]:
-            end, position = divmod(action - start["move_inside"], INSIDE_SPOTS)
+        block, k = self.actions.decode(action)
+        after = list(rack)
+        if block == "move_inside":
+            end, position = divmod(k, INSIDE_SPOTS)
             ball = after.pop(0 if end == 0 else -1)
             after.insert(position + 1, ball)
-        elif start["move_outside"] <= action < start["swap"]:
-            slot, end = divmod(action - start["move_outside"], 2)
+        elif block == "move_outside":
+            slot, end = divmod(k, 2)
             ball = after.pop(slot + 1)
             after.insert(0 if end == 0 else len(after), ball)
-        elif start["swap"] <= action < start["exchange"]:
-            i = action - start["swap"]
-            after[i], after[i + 1] = after[i + 1], after[i]
+        elif block == "swap":
+            after[k], after[k + 1] = after[k + 1], after[k]
         else:
             return None
         return after if len(after) <= MAX_RACK else None
 
     def _spell(self, rack: list[int], targets: list[int], legal: list[int]) -> int:
-        if legal == [self.start["spell_nothing"]]:
+        if legal == [self.actions.encode("spell_nothing")]:
             return legal[0]
         self._plan = self._best(rack, targets)
-        return self.start["spell"] + self._plan[1]
+        return self.actions.encode("spell", self._plan[1])
 
     def _sub_choice(self, decision: int, legal: list[int]) -> int:
         """The blank letter or Q mode of the planned spelling."""
         plan = self._plan or (0.0, -1, -1, -1)
         if decision == Q_MODE:
-            choice = self.start["q_mode"] + plan[3]
+            choice = self.actions.encode("q_mode", plan[3])
         else:
-            choice = self.start["blank"] + plan[2]
+            choice = self.actions.encode("blank", plan[2])
         return choice if choice in legal else legal[0]
 
     def _claim_value(self, views, goal: int) -> float:

@@ -142,7 +142,7 @@ def test_dictionary_option_takes_a_word_set_or_a_file(tmp_path):
 def test_goals_option_takes_a_file_or_card_list():
     cards = [{"colour": c, "kind": "any", "min_length": 3} for c in COLOURS for _ in range(4)]
     game = SequiturGame(2, goals=cards)
-    assert len(game.goals) == 12 and game.actions.size == game.start["claim"] + 12
+    assert len(game.goals) == 12 and game.actions.size == game.actions.encode("claim", 12)
     with pytest.raises(ValueError, match="goal card 0"):
         SequiturGame(2, goals=[{"colour": "blue", "kind": "any"}])
     with pytest.raises(ValueError, match="goal card 0"):
@@ -271,8 +271,8 @@ def test_blank_and_q_together_take_two_sub_decisions():
 def test_spelling_detector_tries_every_choice_independently():
     game, state = GAME, at_spelling(GAME)
     for key in range(0, 2 << 10, 37):
-        in_mask = key + game.start["spell"] in game.legal_actions(state)
-        assert in_mask == (game.illegal_reason(state, game.start["spell"] + key) is None)
+        in_mask = game.actions.encode("spell", key) in game.legal_actions(state)
+        assert in_mask == (game.illegal_reason(state, game.actions.encode("spell", key)) is None)
 
 
 @settings(max_examples=40, deadline=None)
@@ -463,7 +463,7 @@ def test_claims_go_by_word_score_one_goal_per_turn_until_none_left():
     assert state.actor == 1 and state.decision == CLAIM_GOAL
     act(game, state, f"claim goal #{ids['S last']}")
     assert state.actor == 0
-    assert game.legal_actions(state) == [game.start["claim"] + ids["at least 5 letters"]]
+    assert game.legal_actions(state) == [game.actions.encode("claim", ids["at least 5 letters"])]
     act(game, state, f"claim goal #{ids['at least 5 letters']}")
     assert state.actor == 2  # "ants" meets "a vowel first" too, but seat 2 comes first
     act(game, state, f"claim goal #{ids['a vowel first']}")
@@ -504,8 +504,8 @@ def test_claiming_is_forced_by_default():
     game = SequiturGame(3)
     ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
     state = _claims_state(game, ["cats", "dogs", "ants"], [5, 6, 4], [ids["S last"]])
-    assert game.legal_actions(state) == [game.start["claim"] + ids["S last"]]
-    assert "choose claim" in game.illegal_reason(state, game.start["pass"])
+    assert game.legal_actions(state) == [game.actions.encode("claim", ids["S last"])]
+    assert "choose claim" in game.illegal_reason(state, game.actions.encode("pass"))
     with pytest.raises(ValueError, match="claim_pass"):
         SequiturGame(3, claim_pass="yes")
 
@@ -518,8 +518,10 @@ def test_claim_pass_option_lets_a_player_stop_claiming_for_the_round():
     public = [ids["at least 5 letters"], ids["S last"], ids["a vowel first"]]
     state = _claims_state(game, ["houses", "ants", "apes"], [7, 9, 5], public)
     assert state.claim_order == [1, 0, 2] and state.actor == 1
-    claims = [game.start["claim"] + g for g in sorted([ids["S last"], ids["a vowel first"]])]
-    assert game.legal_actions(state) == [game.start["pass"], *claims]
+    claims = [
+        game.actions.encode("claim", g) for g in sorted([ids["S last"], ids["a vowel first"]])
+    ]
+    assert game.legal_actions(state) == [game.actions.encode("pass"), *claims]
     act(game, state, "pass")
     assert state.actor == 0 and state.claim_passed == [False, True, False]
     views = observe_views(game, state, 0)
@@ -546,7 +548,7 @@ def test_claim_pass_random_play_is_exact_and_ends():
                     a for a in range(game.actions.size) if game.illegal_reason(state, a) is None
                 ]
                 assert detector == legal
-                passes += legal[0] == game.start["pass"]
+                passes += legal[0] == game.actions.encode("pass")
             game.apply(state, legal[r.integers(len(legal))], r)
             steps += 1
         assert steps <= game.max_steps

@@ -100,9 +100,7 @@ class SequiturGame(Game[SequiturState]):
         self.decks = GoalDecks(self.goals)
         self.spellings = spelling.Spellings(self.dictionary)
         self._actions = sequitur_actions(len(self.goals))
-        self._decoded = self._actions.decoded
         self._decision_blocks = decision_blocks(claim_pass)
-        self.start = self._actions.start
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     @property
@@ -158,9 +156,10 @@ class SequiturGame(Game[SequiturState]):
     def legal_actions(self, state: SequiturState) -> list[int]:
         if state.phase == OVER:
             return []
-        start, decision = self.start, state.decision
+        start, decision = self._actions.start, state.decision
         if decision == COLOUR:
-            return [c for c in range(len(COLOURS)) if self.decks.has_goals(state, c)]
+            colour = start["colour"]
+            return [colour + c for c in range(len(COLOURS)) if self.decks.has_goals(state, c)]
         if decision == KEEP:
             keeps = [start["keep"] + k for k in range(len(state.drawn))]
             return keeps if self._must_keep(state) else [keeps[0], start["discard"]]
@@ -218,7 +217,7 @@ class SequiturGame(Game[SequiturState]):
             return "the game is over"
         if not 0 <= action < self._actions.size:
             return f"no such action (ids 0..{self._actions.size - 1})"
-        block, k = self._decode(action)
+        block, k = self._actions.decode(action)
         expected = self._decision_blocks[state.decision]
         if block not in expected:
             return f"now choose {DECISIONS[state.decision]} ({', '.join(expected)}), not {block}"
@@ -236,13 +235,9 @@ class SequiturGame(Game[SequiturState]):
             return claims.claim_violation(state, k, self.decks, self.dictionary)
         return spelling.spell_violation(state, block, k, self.dictionary)
 
-    def _decode(self, action: int) -> tuple[str, int]:
-        """(block name, index within the block) of an action id."""
-        return self._decoded[action]
-
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SequiturState, action: int, rng: np.random.Generator) -> None:
-        block, k = self._decode(action)
+        block, k = self._actions.decode(action)
         decision = state.decision
         if decision in (COLOUR, KEEP):
             self._apply_goal_choice(state, block, k, rng)
