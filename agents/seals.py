@@ -14,15 +14,9 @@ import numpy as np
 
 from agents.base import Agent
 from card_envs.core.env import EnvInfo
+from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import COIN, NUM_COLOURS, NUM_SYMBOLS, NUM_VALUES
-from card_envs.seals.rules.game import (
-    REVEAL_SERIES,
-    ROUND_COUNTER,
-    STOP,
-    TAKE_COLOUR,
-    TAKE_SYMBOL,
-    TARGET_BLASONS,
-)
+from card_envs.seals.rules.game import TARGET_BLASONS
 from card_envs.seals.rules.series import (
     BLASONS,
     MAJOR_VALUES,
@@ -31,6 +25,7 @@ from card_envs.seals.rules.series import (
     SERIES_SIZE,
     best_reveal,
 )
+from card_envs.seals.rules.state import ROUND_COUNTER
 
 # How much a partial series is worth, by cards held out of the 4 needed (0..4).
 KIND_PROGRESS = (0.0, 0.06, 0.2, 0.5, 1.0)
@@ -99,11 +94,11 @@ class HeuristicAgent(Agent):
         for series in plan:
             if shown[series]:
                 shown[series] -= 1
-            elif mask[REVEAL_SERIES + series]:
+            elif mask[ACTIONS.encode("reveal", series)]:
                 if any(views["shown"]) or self._cash(views, symbols, plan):
-                    return REVEAL_SERIES + series
+                    return ACTIONS.encode("reveal", series)
                 break
-        return STOP
+        return ACTIONS.encode("stop")
 
     def _cash(self, views: dict[str, np.ndarray], symbols: list[int], plan: list[int]) -> bool:
         """Whether to win the round now with ``plan`` rather than wait for more."""
@@ -129,10 +124,11 @@ class HeuristicAgent(Agent):
 def taken_cards(row: np.ndarray, action: int) -> np.ndarray:
     """The (colour x symbol) counts a take action lifts from the face-up row."""
     taken = np.zeros_like(row)
-    if action < TAKE_SYMBOL:
-        taken[action - TAKE_COLOUR] = row[action - TAKE_COLOUR]
+    block, index = ACTIONS.decode(action)
+    if block == "take_colour":
+        taken[index] = row[index]
     else:
-        taken[:, action - TAKE_SYMBOL] = row[:, action - TAKE_SYMBOL]
+        taken[:, index] = row[:, index]
     return taken
 
 

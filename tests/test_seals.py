@@ -25,18 +25,9 @@ from card_envs.seals.rules.cards import (
     SYMBOL,
     card_name,
     parse_cards,
-)
-from card_envs.seals.rules.game import (
-    MAX_BLASONS,
-    NUM_ACTIONS,
-    REVEAL,
-    ROUND_COUNTER,
-    ROW_SIZE,
-    TAKE,
-    SealsGame,
-    SealsState,
     symbol_counts,
 )
+from card_envs.seals.rules.game import MAX_BLASONS, ROW_SIZE, SealsGame
 from card_envs.seals.rules.series import (
     ANY_FOUR,
     BLASONS,
@@ -50,6 +41,7 @@ from card_envs.seals.rules.series import (
     fits,
     series_for,
 )
+from card_envs.seals.rules.state import REVEAL, ROUND_COUNTER, TAKE, SealsState
 
 STRAIGHT_MIXED = "R1 Y2 G3 B4 P5 R6 Y7 G8 B9 P10"  # a 1-10 straight in every colour
 
@@ -489,7 +481,7 @@ def test_reveal_mask_matches_the_detector(hand, shown, reading):
     state.revealed = [shown.count(s) if s in game.series else 0 for s in range(NUM_SERIES)]
     if not fits(state.symbols[0], state.revealed):
         state.revealed = [0] * NUM_SERIES
-    legal = [a for a in range(NUM_ACTIONS) if game.illegal_reason(state, a) is None]
+    legal = [a for a in range(game.actions.size) if game.illegal_reason(state, a) is None]
     assert game.legal_actions(state) == legal
 
 
@@ -512,7 +504,9 @@ def test_random_play_under_every_option(seed, n, reading, empty_pile, skip):
     while not game.is_over(state):
         game.check_invariants(state)
         legal = game.legal_actions(state)
-        assert legal == [a for a in range(NUM_ACTIONS) if game.illegal_reason(state, a) is None]
+        assert legal == [
+            a for a in range(game.actions.size) if game.illegal_reason(state, a) is None
+        ]
         game.apply(state, legal[rng.integers(len(legal))], rng)
         steps += 1
     game.check_invariants(state)
@@ -667,3 +661,48 @@ def test_no_information_leak_under_options(options):
                     assert game.render_seat(other, seat) == game.render_seat(env.game_state, seat)
             env.step(action)
     assert changed > 0
+
+
+# -- the package layout shared by every game ----------------------------------------------------
+
+
+def test_rules_are_a_package_of_the_shared_modules():
+    """cards, state, actions, game and text (plus series), like every other game; the player
+    counts are declared once, on the game class."""
+    from card_envs.seals.rules import actions, cards, game, series, state, text  # noqa: F401
+
+    assert SealsGame.player_counts == (2, 3, 4) and SealsGame.default_players == 4
+    assert not hasattr(game, "PLAYER_COUNTS") and not hasattr(game, "REVEAL_SERIES")
+
+
+def test_illegal_reason_is_the_shared_check_then_the_rules():
+    """The shared checks (game over, id range) live in the base class; the game's own
+    ``rule_violation`` names what breaks the rules, block by block."""
+    assert "illegal_reason" not in SealsGame.__dict__
+    game, state, _ = start(2, row="R1 R2 Y3 Gc", pile="B5")
+    size = game.actions.size
+    assert game.illegal_reason(state, size) == f"no such action (ids 0..{size - 1})"
+    assert game.rule_violation(state, "take_colour", 4) == "no purple card is face up"
+    assert game.rule_violation(state, "take_symbol", 3) == "no 4 is face up"
+    assert game.rule_violation(state, "take_colour", 0) is None
+    assert game.rule_violation(state, "stop", 0) == "take cards from the face-up row first"
+    state.phase = REVEAL
+    assert "you have taken" in game.rule_violation(state, "take_symbol", 0)
+    assert game.rule_violation(state, "stop", 0) is None
+    state.over = True
+    assert game.illegal_reason(state, game.actions.encode("stop")) == "the game is over"
+
+
+def test_metadata_declares_version_and_reward_ranges():
+    """The version is the ``_v0``; score-mode rewards stay inside the declared range."""
+    metadata = seals_v0.raw_env.metadata
+    assert metadata["version"] == 0 and metadata["reward_range"] == (-1.0, 1.0)
+    low, high = metadata["score_reward_range"]
+    seen = []
+    for seed in range(3):
+        env = seals_v0.env(num_players=2, reward_mode="score")
+        env.reset(seed=seed)
+        for action in random_steps(env, seed):
+            env.step(action)
+            seen += env.rewards.values()
+    assert low <= min(seen) and max(seen) <= high and max(seen) > 0

@@ -8,7 +8,7 @@ import pytest
 from agents import make_agent
 from agents.match import win_share
 from card_envs import seals_v0
-from card_envs.seals.rules.game import REVEAL_SERIES, STOP
+from card_envs.seals.rules import ACTIONS
 from card_envs.seals.rules.series import ANY_FOUR, STRAIGHT
 
 
@@ -45,5 +45,5 @@ def test_heuristic_shows_its_best_series_and_then_stops():
     while not env.game_state.over and env.agent_selection == "player_0":
         moves.append(agent.act(env.observe("player_0")))
         env.step(moves[-1])
-    assert sorted(moves[:2]) == [REVEAL_SERIES + 6, REVEAL_SERIES + STRAIGHT]
-    assert moves[2] == STOP and env.game_state.blasons == [6, 0]
+    assert sorted(moves[:2]) == [ACTIONS.encode("reveal", 6), ACTIONS.encode("reveal", STRAIGHT)]
+    assert moves[2] == ACTIONS.encode("stop") and env.game_state.blasons == [6, 0]

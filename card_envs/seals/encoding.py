@@ -6,16 +6,11 @@ import numpy as np
 
 from card_envs.core.game import Encoding
 from card_envs.core.spec import ObsSpec, Piece
+from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import COIN, DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS, RED
-from card_envs.seals.rules.game import (
-    MAX_BLASONS,
-    REVEAL,
-    REVEAL_SERIES,
-    ROUND_COUNTER,
-    SealsGame,
-    SealsState,
-)
+from card_envs.seals.rules.game import MAX_BLASONS, SealsGame
 from card_envs.seals.rules.series import NUM_SERIES, SERIES_SIZE
+from card_envs.seals.rules.state import REVEAL, ROUND_COUNTER, SealsState
 
 FACES = (NUM_COLOURS, NUM_SYMBOLS)  # a (colour, symbol) grid: red, yellow, green, blue, purple
 MOST_OF_A_FACE = 3  # the three red coins
@@ -47,7 +42,8 @@ class SealsEncoding(Encoding[SealsState]):
             Piece(
                 "shown",
                 (NUM_SERIES,),
-                f"series shown this turn by the player to act, by reveal id - {REVEAL_SERIES}",
+                "series shown this turn by the player to act, by reveal id - "
+                f"{ACTIONS.start['reveal']}",
                 MOST_SERIES,
             ),
         ]

@@ -85,3 +85,11 @@ def _free_code(face: int, taken: set[int], where: str) -> int:
         f"{where}: no {COLOURS[face // NUM_SYMBOLS]} {SYMBOL_NAMES[face % NUM_SYMBOLS]} left "
         f"(the deck has {copies})"
     )
+
+
+def symbol_counts(hand: list[int]) -> list[int]:
+    """How many cards of each symbol (values 1-10, coin) a hand holds."""
+    counts = [0] * NUM_SYMBOLS
+    for c in hand:
+        counts[SYMBOL[c]] += 1
+    return counts

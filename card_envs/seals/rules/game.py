@@ -1,4 +1,4 @@
-"""Seals rules: state, legal moves, transitions and scoring (no Gymnasium, no PettingZoo).
+"""Seals rules: legal moves, transitions and results (no Gymnasium, no PettingZoo).
 
 2-4 players. A turn: the face-up row is refilled to 4 from the pile; the player takes every
 card of one colour or every card of one symbol from it, then reveals any number of disjoint
@@ -9,25 +9,24 @@ or when the counter is empty; tied leaders then play up to 3 extra rounds among 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from card_envs.core.deal import check_deal, check_int, check_list, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
-from card_envs.core.spec import ActionBlock, ActionSpec
+from card_envs.core.spec import ActionSpec
+from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import (
     COLOUR,
     COLOURS,
     DECK_SIZE,
-    NUM_COLOURS,
     NUM_SYMBOLS,
     NUM_VALUES,
     SYMBOL,
     SYMBOL_NAMES,
-    card_name,
     parse_cards,
+    symbol_counts,
 )
 from card_envs.seals.rules.series import (
     COINS,
@@ -43,25 +42,24 @@ from card_envs.seals.rules.series import (
     series_for,
     series_name,
 )
+from card_envs.seals.rules.state import (
+    NO_ONE,
+    REVEAL,
+    ROUND_COUNTER,
+    TAKE,
+    LastRound,
+    SealsState,
+)
+from card_envs.seals.rules.text import table
 
-PLAYER_COUNTS = (2, 3, 4)
 DEAL_KEYS = ("pile", "row", "hands", "blasons", "counter", "starter")
 ROW_SIZE = 4
-ROUND_COUNTER = 5  # blasons stacked at the start: one leaves per round, so 5 rounds
 TARGET_BLASONS = 5
 TIE_ROUNDS = 3
-NO_ONE = -1
 # Most blasons one reveal can win: one four coins (3; there are 7 coins) and at most half a
 # blason per other card. A seat reaching 5 ends the game, so nobody passes 4 + this.
 MAX_GAIN = 3 + (DECK_SIZE - SERIES_SIZE) // 2
 MAX_BLASONS = TARGET_BLASONS - 1 + MAX_GAIN
-
-TAKE, REVEAL = 0, 1
-TAKE_COLOUR = 0
-TAKE_SYMBOL = TAKE_COLOUR + NUM_COLOURS
-REVEAL_SERIES = TAKE_SYMBOL + NUM_SYMBOLS
-STOP = REVEAL_SERIES + NUM_SERIES
-NUM_ACTIONS = STOP + 1
 
 # The empty-pile rule: play on with the face-up cards left (ruling), or end the round at once.
 PLAY_OUT, END_ROUND = "play_out", "end_round"
@@ -72,47 +70,16 @@ EMPTY_PILE_RULES = (PLAY_OUT, END_ROUND)
 ROUND_STEP_BOUND = 2 * DECK_SIZE + DECK_SIZE // SERIES_SIZE
 
 
-@dataclass
-class LastRound:
-    """How the previous round ended (for rendering)."""
-
-    winner: int = NO_ONE
-    revealed: tuple[int, ...] = ()
-    blasons: int = 0
-
-
-@dataclass
-class SealsState:
-    """Everything about a Seals game; plain data, copied by ``copy.deepcopy``."""
-
-    num_players: int
-    pile: list[int]  # face down; the top card is the LAST element
-    row: list[int] = field(default_factory=list)  # face up
-    hands: list[list[int]] = field(default_factory=list)
-    symbols: list[list[int]] = field(default_factory=list)  # per seat: hand count per symbol
-    blasons: list[int] = field(default_factory=list)
-    counter: int = ROUND_COUNTER  # blasons left on the round counter
-    round: int = 0  # rounds started before this one, tie rounds included
-    starter: int = 0  # the seat whose turn it is to start a round (rotates every round)
-    active: list[bool] = field(default_factory=list)  # seats playing this round
-    tie_round: int = 0  # 0 in the normal game, k in the k-th extra round among tied players
-    player: int = 0
-    phase: int = TAKE
-    revealed: list[int] = field(default_factory=lambda: [0] * NUM_SERIES)  # this turn's series
-    last: LastRound = field(default_factory=LastRound)
-    over: bool = False
-
-
 class SealsGame(Game[SealsState]):
     """Seals for 2-4 players; see ``docs/seals.md`` for rules and rulings."""
 
     name = "seals"
-    player_counts = PLAYER_COUNTS
+    player_counts = (2, 3, 4)
     default_players = 4
 
     def __init__(
         self,
-        num_players: int = 4,
+        num_players: int = default_players,
         minor_major_series: str = OF_A_KIND,
         empty_pile: str = PLAY_OUT,
         remember_takes: bool = False,
@@ -130,7 +97,12 @@ class SealsGame(Game[SealsState]):
         self.remember_takes = remember_takes
         self.skip_forced_stop = skip_forced_stop
         self.tie_rounds = check_int_option("tie_rounds", tie_rounds, 0, ROUNDS_LIMIT)
-        self._actions = ActionSpec(ACTION_BLOCKS, action_name)
+        self._actions = ACTIONS
+        # Block starts, read once for the hot paths.
+        self._take_colour = ACTIONS.start["take_colour"]
+        self._take_symbol = ACTIONS.start["take_symbol"]
+        self._reveal = ACTIONS.start["reveal"]
+        self._stop = ACTIONS.start["stop"]
 
     @property
     def actions(self) -> ActionSpec:
@@ -203,10 +175,11 @@ class SealsGame(Game[SealsState]):
         if state.over:
             return []
         if state.phase == REVEAL:
-            return [*self._reveal_options(state.symbols[state.player], state.revealed), STOP]
+            return [*self._reveal_options(state.symbols[state.player], state.revealed), self._stop]
         colours = sorted({COLOUR[c] for c in state.row})
         symbols = sorted({SYMBOL[c] for c in state.row})
-        return [TAKE_COLOUR + c for c in colours] + [TAKE_SYMBOL + s for s in symbols]
+        take_colour, take_symbol = self._take_colour, self._take_symbol
+        return [take_colour + c for c in colours] + [take_symbol + s for s in symbols]
 
     def _reveal_options(self, symbols: list[int], revealed: list[int]) -> list[int]:
         """Reveal ids the hand can add to this turn's series: what each value has left after
@@ -215,39 +188,42 @@ class SealsGame(Game[SealsState]):
         left = [symbols[v] - straights - SERIES_SIZE * revealed[v] for v in range(NUM_VALUES)]
         spare_minor = sum(left[:5]) - SERIES_SIZE * revealed[MINOR]
         spare_major = sum(left[5:]) - SERIES_SIZE * revealed[MAJOR]
+        reveal = self._reveal
         options = []
         if self.reading == OF_A_KIND:
-            options = [REVEAL_SERIES + v for v in range(NUM_VALUES) if left[v] >= SERIES_SIZE]
+            options = [reveal + v for v in range(NUM_VALUES) if left[v] >= SERIES_SIZE]
         else:
             if spare_minor >= SERIES_SIZE:
-                options.append(REVEAL_SERIES + MINOR)
+                options.append(reveal + MINOR)
             if spare_major >= SERIES_SIZE:
-                options.append(REVEAL_SERIES + MAJOR)
+                options.append(reveal + MAJOR)
         if symbols[NUM_VALUES] - SERIES_SIZE * revealed[COINS] >= SERIES_SIZE:
-            options.append(REVEAL_SERIES + COINS)
+            options.append(reveal + COINS)
         if min(left) >= 1 and spare_minor >= 5 and spare_major >= 5:
-            options.append(REVEAL_SERIES + STRAIGHT)
+            options.append(reveal + STRAIGHT)
         return options
 
-    def illegal_reason(self, state: SealsState, action: int) -> str | None:
-        if state.over:
-            return "the game is over"
-        if not 0 <= action < NUM_ACTIONS:
-            return f"no such action (ids 0..{NUM_ACTIONS - 1})"
+    def rule_violation(self, state: SealsState, block: str, index: int) -> str | None:
         if state.phase == TAKE:
-            if action >= REVEAL_SERIES:
-                return "take cards from the face-up row first"
-            if action < TAKE_SYMBOL:
-                if all(COLOUR[c] != action for c in state.row):
-                    return f"no {COLOURS[action]} card is face up"
-            elif all(SYMBOL[c] != action - TAKE_SYMBOL for c in state.row):
-                return f"no {SYMBOL_NAMES[action - TAKE_SYMBOL]} is face up"
-            return None
-        if action < REVEAL_SERIES:
-            return "you have taken this turn: reveal a series or end the turn"
-        if action == STOP:
-            return None
-        series = action - REVEAL_SERIES
+            match block:
+                case "take_colour":
+                    if all(COLOUR[c] != index for c in state.row):
+                        return f"no {COLOURS[index]} card is face up"
+                    return None
+                case "take_symbol":
+                    if all(SYMBOL[c] != index for c in state.row):
+                        return f"no {SYMBOL_NAMES[index]} is face up"
+                    return None
+            return "take cards from the face-up row first"
+        match block:
+            case "take_colour" | "take_symbol":
+                return "you have taken this turn: reveal a series or end the turn"
+            case "reveal":
+                return self._reveal_violation(state, index)
+        return None  # stop: ending the turn is always allowed after taking
+
+    def _reveal_violation(self, state: SealsState, series: int) -> str | None:
+        """Why the player to act may not show ``series`` now, or ``None``."""
         if series not in self.series:
             return f"{series_name(series)} is not a series with minor_major_series={self.reading}"
         if not can_add(state.symbols[state.player], state.revealed, series):
@@ -257,32 +233,33 @@ class SealsGame(Game[SealsState]):
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SealsState, action: int, rng: np.random.Generator) -> None:
         player = state.player
+        block, index = self._actions.decode(action)
         if state.phase == TAKE:
-            self._take(state, action)
+            self._take(state, block, index)
             if self.skip_forced_stop and not self._reveal_options(
                 state.symbols[player], state.revealed
             ):
                 self._next_turn(state, rng)
             else:
                 state.phase = REVEAL
-        elif action == STOP:
+        elif block == "stop":
             if any(state.revealed):
                 self._end_round(state, player, rng)
             else:
                 self._next_turn(state, rng)
         else:
-            state.revealed[action - REVEAL_SERIES] += 1
+            state.revealed[index] += 1
             if self.skip_forced_stop and not self._reveal_options(
                 state.symbols[player], state.revealed
             ):
                 self._end_round(state, player, rng)
 
-    def _take(self, state: SealsState, action: int) -> None:
+    def _take(self, state: SealsState, block: str, index: int) -> None:
         """Move every face-up card of the chosen colour or symbol into the player's hand."""
-        if action < TAKE_SYMBOL:
-            taken = [c for c in state.row if COLOUR[c] == action]
+        if block == "take_colour":
+            taken = [c for c in state.row if COLOUR[c] == index]
         else:
-            taken = [c for c in state.row if SYMBOL[c] == action - TAKE_SYMBOL]
+            taken = [c for c in state.row if SYMBOL[c] == index]
         state.row = [c for c in state.row if c not in taken]
         state.hands[state.player].extend(taken)
         symbols = state.symbols[state.player]
@@ -386,27 +363,7 @@ class SealsGame(Game[SealsState]):
         return self._table(state, visible=visible)
 
     def _table(self, state: SealsState, visible: range | tuple[int, ...]) -> str:
-        """The table as text, showing the hands of the ``visible`` seats only."""
-        kind = f"tie round {state.tie_round}" if state.tie_round else f"round {state.round + 1}"
-        lines = [
-            f"Seals {kind}, round counter {state.counter}/{ROUND_COUNTER}, "
-            f"pile {len(state.pile)}, face up: " + (_names(state.row) or "-")
-        ]
-        for p in range(state.num_players):
-            hand = _names(sorted(state.hands[p])) if p in visible else ""
-            count = len(state.hands[p])
-            size = f"{count} card{'s' * (count != 1)}" if state.active[p] else "out of this round"
-            lines.append(f"player_{p} blasons {state.blasons[p]} | {size} | {hand}".rstrip(" |"))
-        if state.last.winner != NO_ONE or state.round:
-            lines.append(_last_round_text(state.last))
-        if state.over:
-            won = ", ".join(f"player_{p}" for p in self.winners(state))
-            lines.append(f"game over: won by {won}")
-        else:
-            step = "reveal series or end turn" if state.phase == REVEAL else "take"
-            shown = _series_text(state.revealed)
-            lines.append(f"to act: player_{state.player} ({step})" + (shown and f"; shown {shown}"))
-        return "\n".join(lines)
+        return table(state, visible, self.winners(state))
 
 
 def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int], list[int]]:
@@ -421,63 +378,3 @@ def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int
     if len(row) > ROW_SIZE:
         raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards, got {len(row)}")
     return hands, row, parse_cards(deal.get("pile", ()), used + row, "deal['pile']")
-
-
-def symbol_counts(hand: list[int]) -> list[int]:
-    """How many cards of each symbol (values 1-10, coin) a hand holds."""
-    counts = [0] * NUM_SYMBOLS
-    for c in hand:
-        counts[SYMBOL[c]] += 1
-    return counts
-
-
-def _names(cards: list[int]) -> str:
-    return " ".join(card_name(c) for c in cards)
-
-
-def _series_text(revealed: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(
-        f"{count} x {series_name(s)}" if count > 1 else series_name(s)
-        for s, count in enumerate(revealed)
-        if count
-    )
-
-
-def _last_round_text(last: LastRound) -> str:
-    if last.winner == NO_ONE:
-        return "last round: no winner (no face-up card left)"
-    return f"last round: player_{last.winner} showed {_series_text(last.revealed)}, +{last.blasons}"
-
-
-ACTION_BLOCKS = (
-    ActionBlock(
-        "take_colour",
-        NUM_COLOURS,
-        "take every face-up card of this colour (red, yellow, green, blue, purple)",
-        f"colour = id - {TAKE_COLOUR}",
-    ),
-    ActionBlock(
-        "take_symbol",
-        NUM_SYMBOLS,
-        "take every face-up card of this symbol (value 1-10, or coins)",
-        f"value = id - {TAKE_SYMBOL - 1} (id {REVEAL_SERIES - 1}: coins)",
-    ),
-    ActionBlock(
-        "reveal",
-        NUM_SERIES,
-        "show this series from your hand (after taking)",
-        f"series = id - {REVEAL_SERIES} (see the series table)",
-    ),
-    ActionBlock("stop", 1, "end the turn: win the round if a series is shown, else pass", "-"),
-)
-
-
-def action_name(action: int) -> str:
-    """Readable name of an action id (``"take red"``, ``"take 7s"``, ``"reveal four coins"``)."""
-    if action < TAKE_SYMBOL:
-        return f"take {COLOURS[action]}"
-    if action < REVEAL_SERIES:
-        return f"take {SYMBOL_NAMES[action - TAKE_SYMBOL]}s"
-    if action < STOP:
-        return f"reveal {series_name(action - REVEAL_SERIES)}"
-    return "end turn"
