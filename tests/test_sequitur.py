@@ -756,6 +756,27 @@ def test_random_play_conserves_everything_and_spelling_masks_are_exact(seed, pla
     assert game.legal_actions(state) == [] and not game.legal_mask(state).any()
 
 
+def test_rule_violation_holds_only_the_games_own_rules():
+    """The shared checks (game over, id range) are the base class's; the game's detector,
+    called with a decoded id, agrees with illegal_reason and with legal_actions at every step."""
+    assert "illegal_reason" not in vars(SequiturGame)
+    game, r = SequiturGame(2), rng(5)
+    state = game.new_game(r)
+    while state.phase != OVER:
+        reasons = [
+            game.rule_violation(state, *game.actions.decode(a)) for a in range(game.actions.size)
+        ]
+        assert reasons == [game.illegal_reason(state, a) for a in range(game.actions.size)]
+        legal = game.legal_actions(state)
+        assert [a for a, why in enumerate(reasons) if why is None] == legal
+        game.apply(state, legal[r.integers(len(legal))], r)
+    assert game.illegal_reason(state, 0) == "the game is over"
+    state = game.new_game(rng(5))
+    assert game.illegal_reason(state, game.actions.size) == (
+        f"no such action (ids 0..{game.actions.size - 1})"
+    )
+
+
 def test_a_cloned_or_pickled_state_plays_on_identically():
     game, r = GAME, rng(7)
     state = game.new_game(r)

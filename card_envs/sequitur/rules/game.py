@@ -20,7 +20,7 @@ import numpy as np
 from card_envs.core.game import Game, check_option
 from card_envs.core.spec import ActionSpec
 from card_envs.sequitur.rules import claims, rack, spelling, text
-from card_envs.sequitur.rules.actions import CARD_BLOCKS, decision_blocks, sequitur_actions
+from card_envs.sequitur.rules.actions import decision_blocks, sequitur_actions
 from card_envs.sequitur.rules.cards import (
     BALL_LETTER,
     CARDS,
@@ -212,28 +212,27 @@ class SequiturGame(Game[SequiturState]):
         """Secret goals are always kept; in solo one public goal of the two must be kept."""
         return state.phase == SETUP or self.solo
 
-    def illegal_reason(self, state: SequiturState, action: int) -> str | None:
-        if state.phase == OVER:
-            return "the game is over"
-        if not 0 <= action < self._actions.size:
-            return f"no such action (ids 0..{self._actions.size - 1})"
-        block, k = self._actions.decode(action)
+    def rule_violation(self, state: SequiturState, block: str, k: int) -> str | None:
+        """Why the ``k``-th action of ``block`` breaks the rules now: the decision asks for
+        another block, or the block's own check (goal decks, rack, claims, spelling) fails."""
         expected = self._decision_blocks[state.decision]
         if block not in expected:
             return f"now choose {DECISIONS[state.decision]} ({', '.join(expected)}), not {block}"
-        if block == "colour":
-            return None if self.decks.has_goals(state, k) else "that goal deck is used up"
-        if block == "keep":
-            return None if k < len(state.drawn) else "only one goal card was drawn"
-        if block == "discard":
-            return "this goal card must be kept" if self._must_keep(state) else None
-        if block == "place":
-            return None
-        if block in CARD_BLOCKS:
-            return rack.card_violation(state, block, k)
-        if block == "claim":
-            return claims.claim_violation(state, k, self.decks, self.dictionary)
-        return spelling.spell_violation(state, block, k, self.dictionary)
+        match block:
+            case "colour":
+                return None if self.decks.has_goals(state, k) else "that goal deck is used up"
+            case "keep":
+                return None if k < len(state.drawn) else "only one goal card was drawn"
+            case "discard":
+                return "this goal card must be kept" if self._must_keep(state) else None
+            case "place":
+                return None
+            case "pass" | "move_inside" | "move_outside" | "swap" | "exchange" | "extend":
+                return rack.card_violation(state, block, k)
+            case "claim":
+                return claims.claim_violation(state, k, self.decks, self.dictionary)
+            case _:  # spell, spell_nothing, blank, q_mode
+                return spelling.spell_violation(state, block, k, self.dictionary)
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SequiturState, action: int, rng: np.random.Generator) -> None:
