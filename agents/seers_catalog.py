@@ -17,8 +17,7 @@ from card_envs.seers_catalog.rules.actions import (
     ROD_ID,
     finish_id,
 )
-from card_envs.seers_catalog.rules.cards import NUM_SUITED, NUM_VALUES, WILD
-from card_envs.seers_catalog.rules.game import BONUS_LIMIT
+from card_envs.seers_catalog.rules.cards import BONUS_LIMIT, NUM_SUITED, NUM_VALUES, WILD
 from card_envs.seers_catalog.rules.melds import (
     K_CROWN,
     RUN,

@@ -19,13 +19,14 @@ from card_envs.seers_catalog.rules.cards import (
     NUM_CODES,
     NUM_KINDS,
 )
-from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState
+from card_envs.seers_catalog.rules.game import SeersCatalogGame
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
+from card_envs.seers_catalog.rules.state import SeersCatalogState
 
 MAX_RANK = CROWN_VALUE + 0.5
 
 
-class SeersCatalogEncoding(SparseEncoding[SeersState]):
+class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
     game: SeersCatalogGame
 
     def build_spec(self) -> ObsSpec:
@@ -165,7 +166,7 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
             without = np.array(scalars, np.intp)
             self._scalars.append((without, np.array([*scalars, at["top_size"], at["top_rank"]])))
 
-    def observe(self, state: SeersState, seat: int) -> np.ndarray:
+    def observe(self, state: SeersCatalogState, seat: int) -> np.ndarray:
         """Counts by one ``bincount`` (repeated indices, the wilds, add up), then the other
         values at indices fixed per seat: few Python lists to convert, the cost here."""
         buffer = np.bincount(self._counted(state, seat), minlength=self.spec.size)
@@ -177,13 +178,13 @@ class SeersCatalogEncoding(SparseEncoding[SeersState]):
         buffer[self._scalars[seat][bool(state.table)]] = values
         return buffer
 
-    def entries(self, state: SeersState, seat: int) -> tuple[list[int], list[float]]:
+    def entries(self, state: SeersCatalogState, seat: int) -> tuple[list[int], list[float]]:
         """Flat indices and values of the observation's non-zero entries for ``seat``."""
         flat = self.observe(state, seat)
         index = np.flatnonzero(flat)
         return index.tolist(), flat[index].tolist()
 
-    def _counted(self, state: SeersState, seat: int) -> list[int]:
+    def _counted(self, state: SeersCatalogState, seat: int) -> list[int]:
         """The flat index of every count and one-hot entry, once per card (wilds repeat)."""
         hands = state.hands
         index = list(map(self._hand.__getitem__, hands[seat]))

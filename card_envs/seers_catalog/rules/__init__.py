@@ -1,6 +1,8 @@
-"""Seers Catalog rules in plain Python: cards, melds, the action table and the game."""
+"""Seers Catalog rules in plain Python, read top to bottom: the cards (``cards``), melds
+(``melds``), the state, the action ids (``actions``), the game, and its text (``text``)."""
 
 from card_envs.seers_catalog.rules.cards import card_name, parse_cards
-from card_envs.seers_catalog.rules.game import SeersCatalogGame, SeersState, round_score
+from card_envs.seers_catalog.rules.game import SeersCatalogGame, round_score
+from card_envs.seers_catalog.rules.state import SeersCatalogState
 
-__all__ = ["SeersCatalogGame", "SeersState", "card_name", "parse_cards", "round_score"]
+__all__ = ["SeersCatalogGame", "SeersCatalogState", "card_name", "parse_cards", "round_score"]

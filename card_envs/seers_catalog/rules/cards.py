@@ -91,6 +91,7 @@ DECKS = {
     5: Deck(suits=5, max_value=MAX_VALUE, removed=0),
 }
 ARTIFACTS_PER_SEER = 2
+BONUS_LIMIT = 5  # a seer with this many cards or fewer is "in the Bonus"
 
 
 def suited(value: int, suit: int) -> int:

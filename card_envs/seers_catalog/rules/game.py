@@ -9,7 +9,6 @@ card, then every seer loses 1 per card held. Highest total after 4 rounds wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
     ARTIFACTS,
     ARTIFACTS_PER_SEER,
+    BONUS_LIMIT,
     DECKS,
     GIFT,
     GO_FIRST,
@@ -48,7 +48,6 @@ from card_envs.seers_catalog.rules.cards import (
     score_value,
 )
 from card_envs.seers_catalog.rules.melds import (
-    RUN,
     Finish,
     Key,
     classify,
@@ -61,47 +60,11 @@ from card_envs.seers_catalog.rules.melds import (
     plays_from,
     valid_on_table,
 )
+from card_envs.seers_catalog.rules.state import Meld, SeersCatalogState
+from card_envs.seers_catalog.rules.text import render_table
 
-DEFAULT_PLAYERS = 4
 NUM_ROUNDS = 4
-BONUS_LIMIT = 5  # a seer with this many cards or fewer is "in the Bonus"
 CACHE_LIMIT = 50_000
-
-
-@dataclass
-class Meld:
-    """One meld on the table: who played it, its cards (codes) and its key."""
-
-    seat: int
-    cards: list[int]
-    key: Key
-
-
-@dataclass
-class SeersState:
-    """Everything about a Seers Catalog game; plain data, copied by ``copy.deepcopy``."""
-
-    round: int
-    hands: list[list[int]]  # codes, ascending
-    removed: list[int]  # cards out of this round (2 seers: 3 suited; injected deals: the
-    # cards in no hand): hidden from everyone
-    undealt: list[int]  # artifacts of the pool not dealt this round: hidden from everyone
-    leader: int
-    turn: int
-    passed: list[bool]
-    known: list[list[int]]  # known[o][p]: bitmask of codes seer o knows are in p's hand
-    totals: list[int]
-    round_scores: list[list[int]] = field(default_factory=list)
-    table: list[Meld] = field(default_factory=list)
-    aside: list[int] = field(default_factory=list)  # put aside this round, face up
-    pending: list[int] = field(default_factory=list)  # codes chosen for the meld being built
-    stuck: int = 0  # seers in a row who could not lead
-    # public history of this round (a new round starts empty): (seat, artifact code) for every
-    # artifact played face up (twice if a Rod pick-up let it be played again), and (user,
-    # target) for every Lens look (what it showed is in ``known``, the looker's alone)
-    artifacts_played: list[tuple[int, int]] = field(default_factory=list)
-    lens_looks: list[tuple[int, int]] = field(default_factory=list)
-    over: bool = False
 
 
 class Moves:
@@ -162,16 +125,16 @@ def check_artifact_pool(pool: Any, num_players: int) -> tuple[str, ...]:
     return pool
 
 
-class SeersCatalogGame(Game[SeersState]):
+class SeersCatalogGame(Game[SeersCatalogState]):
     """Seers Catalog for 2-5 seers; see ``docs/seers_catalog.md`` for rules and rulings."""
 
     name = "seers_catalog"
     player_counts = (2, 3, 4, 5)
-    default_players = DEFAULT_PLAYERS
+    default_players = 4
 
     def __init__(
         self,
-        num_players: int = DEFAULT_PLAYERS,
+        num_players: int = default_players,
         num_rounds: int = NUM_ROUNDS,
         artifact_pool: Sequence[str] = ARTIFACTS,
     ):
@@ -204,7 +167,7 @@ class SeersCatalogGame(Game[SeersState]):
         return self.num_rounds * per_round
 
     # -- dealing ------------------------------------------------------------------------------
-    def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeersState:
+    def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeersCatalogState:
         """Round 1 from ``rng``, or from ``deal={"hands": [...], "leader": seat}``: each hand a
         list of codes or a string such as ``"5P 7G W Crown"``; cards in no hand are out of the
         round; the leader defaults to the Go First holder."""
@@ -219,7 +182,7 @@ class SeersCatalogGame(Game[SeersState]):
         round_index: int,
         totals: list[int],
         history: list[list[int]],
-    ) -> SeersState:
+    ) -> SeersCatalogState:
         """Shuffle and deal a round: suited cards evenly (after removing some for 2 seers), one
         wild each, and Go First with ``2n - 1`` other artifacts, two each."""
         n = self.num_players
@@ -245,7 +208,7 @@ class SeersCatalogGame(Game[SeersState]):
         leader = next(p for p in range(n) if GO_FIRST in hands[p])
         return self._start(round_index, hands, removed, undealt, leader, totals, history)
 
-    def _injected(self, deal: Any, totals: list[int]) -> SeersState:
+    def _injected(self, deal: Any, totals: list[int]) -> SeersCatalogState:
         n = self.num_players
         check_deal(deal, ("hands", "leader"), required=("hands",))
         raw = check_list(deal["hands"], "deal['hands']", n, "hands (card names or codes)")
@@ -309,14 +272,14 @@ class SeersCatalogGame(Game[SeersState]):
         leader: int,
         totals: list[int],
         history: list[list[int]],
-    ) -> SeersState:
+    ) -> SeersCatalogState:
         n = self.num_players
         known = [[0] * n for _ in range(n)]
         if GO_FIRST in hands[leader]:  # the start seer holds Go First: everyone knows it
             for seat in range(n):
                 if seat != leader:
                     known[seat][leader] = 1 << GO_FIRST
-        return SeersState(
+        return SeersCatalogState(
             round=round_index,
             hands=hands,
             removed=removed,
@@ -330,7 +293,7 @@ class SeersCatalogGame(Game[SeersState]):
         )
 
     # -- whose turn, what is legal ------------------------------------------------------------
-    def current_player(self, state: SeersState) -> int:
+    def current_player(self, state: SeersCatalogState) -> int:
         return state.turn
 
     def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None) -> Moves:
@@ -357,7 +320,7 @@ class SeersCatalogGame(Game[SeersState]):
             return self._moves(hand, top, None).after(())
         return [ADD_ID[k] for k in kinds]
 
-    def legal_actions(self, state: SeersState) -> list[int]:
+    def legal_actions(self, state: SeersCatalogState) -> list[int]:
         if state.over:
             return []
         top = state.table[-1].key if state.table else None
@@ -382,7 +345,7 @@ class SeersCatalogGame(Game[SeersState]):
             actions += [self._lens_base + i for i in others]
         return actions
 
-    def legal_mask(self, state: SeersState) -> np.ndarray:
+    def legal_mask(self, state: SeersCatalogState) -> np.ndarray:
         """As the base's, filled through a ``bytearray``: cheaper than numpy's fancy indexing
         for a few dozen ids, at every step."""
         mask = bytearray(self._actions.size)
@@ -390,7 +353,7 @@ class SeersCatalogGame(Game[SeersState]):
             mask[action] = 1
         return np.frombuffer(mask, np.int8)
 
-    def illegal_reason(self, state: SeersState, action: int) -> str | None:
+    def illegal_reason(self, state: SeersCatalogState, action: int) -> str | None:
         if state.over:
             return "the game is over"
         if not 0 <= action < self._actions.size:
@@ -429,7 +392,7 @@ class SeersCatalogGame(Game[SeersState]):
         return None
 
     def _other_reason(
-        self, state: SeersState, action: int, hand: list[int], top: Key | None
+        self, state: SeersCatalogState, action: int, hand: list[int], top: Key | None
     ) -> str | None:
         if action == PASS:
             kinds = [KIND[c] for c in hand]
@@ -449,7 +412,7 @@ class SeersCatalogGame(Game[SeersState]):
         return None if LENS in hand else "you do not hold the Lens"
 
     # -- transitions --------------------------------------------------------------------------
-    def apply(self, state: SeersState, action: int, rng: np.random.Generator) -> None:
+    def apply(self, state: SeersCatalogState, action: int, rng: np.random.Generator) -> None:
         if action == PASS:
             self._pass(state, rng)
         elif action < VALUE_BASE:
@@ -463,7 +426,7 @@ class SeersCatalogGame(Game[SeersState]):
         else:
             self._lens(state, (state.turn + action - self._lens_base + 1) % self.num_players, rng)
 
-    def _add(self, state: SeersState, kind: int) -> None:
+    def _add(self, state: SeersCatalogState, kind: int) -> None:
         hand = state.hands[state.turn]
         if kind == WILD:
             code = next(c for c in hand if KIND[c] == WILD and c not in state.pending)
@@ -471,7 +434,7 @@ class SeersCatalogGame(Game[SeersState]):
             code = next(c for c in hand if KIND[c] == kind)
         state.pending.append(code)
 
-    def _play(self, state: SeersState, finish: Finish, rng: np.random.Generator) -> None:
+    def _play(self, state: SeersCatalogState, finish: Finish, rng: np.random.Generator) -> None:
         seat, cards = state.turn, state.pending
         kinds = [KIND[c] for c in cards]
         state.table.append(Meld(seat, cards, meld_key(kinds, finish)))
@@ -485,7 +448,7 @@ class SeersCatalogGame(Game[SeersState]):
             return
         state.turn = self._next_in(state, seat)
 
-    def _pass(self, state: SeersState, rng: np.random.Generator) -> None:
+    def _pass(self, state: SeersCatalogState, rng: np.random.Generator) -> None:
         n, seat = self.num_players, state.turn
         if not state.table:  # a start seer with no lead hands the lead on
             state.stuck += 1
@@ -500,7 +463,7 @@ class SeersCatalogGame(Game[SeersState]):
         else:
             state.turn = self._next_in(state, seat)
 
-    def _rod(self, state: SeersState) -> None:
+    def _rod(self, state: SeersCatalogState) -> None:
         seat = state.turn
         taken = [c for meld in state.table for c in meld.cards]
         state.table = []
@@ -512,7 +475,7 @@ class SeersCatalogGame(Game[SeersState]):
             row[seat] |= bits(taken)
         self._new_trick(state, seat)
 
-    def _gift(self, state: SeersState, target: int, rng: np.random.Generator) -> None:
+    def _gift(self, state: SeersCatalogState, target: int, rng: np.random.Generator) -> None:
         self._discard(state, state.turn, [GIFT])
         state.aside.append(GIFT)
         state.artifacts_played.append((state.turn, GIFT))
@@ -521,7 +484,7 @@ class SeersCatalogGame(Game[SeersState]):
         else:
             self._new_trick(state, target)
 
-    def _lens(self, state: SeersState, target: int, rng: np.random.Generator) -> None:
+    def _lens(self, state: SeersCatalogState, target: int, rng: np.random.Generator) -> None:
         seat = state.turn
         self._discard(state, seat, [LENS])
         state.aside.append(LENS)
@@ -531,7 +494,7 @@ class SeersCatalogGame(Game[SeersState]):
         if not state.hands[seat]:
             self._end_round(state, rng)
 
-    def _discard(self, state: SeersState, seat: int, cards: list[int]) -> None:
+    def _discard(self, state: SeersCatalogState, seat: int, cards: list[int]) -> None:
         """Cards leave ``seat``'s hand; no one knows them to be there any more."""
         hand = state.hands[seat]
         for card in cards:
@@ -540,7 +503,7 @@ class SeersCatalogGame(Game[SeersState]):
         for row in state.known:
             row[seat] &= gone
 
-    def _new_trick(self, state: SeersState, leader: int) -> None:
+    def _new_trick(self, state: SeersCatalogState, leader: int) -> None:
         for meld in state.table:
             state.aside.extend(meld.cards)
         state.table = []
@@ -548,7 +511,7 @@ class SeersCatalogGame(Game[SeersState]):
         state.leader = state.turn = leader
         state.stuck = 0
 
-    def _next_in(self, state: SeersState, seat: int) -> int:
+    def _next_in(self, state: SeersCatalogState, seat: int) -> int:
         n = self.num_players
         for step in range(1, n):
             other = (seat + step) % n
@@ -556,7 +519,7 @@ class SeersCatalogGame(Game[SeersState]):
                 return other
         return seat
 
-    def _end_round(self, state: SeersState, rng: np.random.Generator) -> None:
+    def _end_round(self, state: SeersCatalogState, rng: np.random.Generator) -> None:
         scores = [round_score(hand) for hand in state.hands]
         totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
         history = [*state.round_scores, scores]
@@ -567,13 +530,13 @@ class SeersCatalogGame(Game[SeersState]):
         state.__dict__.update(self._deal(rng, state.round + 1, totals, history).__dict__)
 
     # -- results ------------------------------------------------------------------------------
-    def is_over(self, state: SeersState) -> bool:
+    def is_over(self, state: SeersCatalogState) -> bool:
         return state.over
 
-    def scores(self, state: SeersState) -> list[int]:
+    def scores(self, state: SeersCatalogState) -> list[int]:
         return state.totals
 
-    def winners(self, state: SeersState) -> list[int]:
+    def winners(self, state: SeersCatalogState) -> list[int]:
         """Most points; ties: most points in the final round, then a shared win."""
         if not state.over:
             return []
@@ -582,7 +545,7 @@ class SeersCatalogGame(Game[SeersState]):
         return [p for p in range(self.num_players) if (state.totals[p], final[p]) == best]
 
     # -- checks and views ---------------------------------------------------------------------
-    def check_invariants(self, state: SeersState) -> None:
+    def check_invariants(self, state: SeersCatalogState) -> None:
         table = [c for meld in state.table for c in meld.cards]
         held = [c for hand in state.hands for c in hand]
         everything = sorted(held + table + state.aside + state.removed + state.undealt)
@@ -596,8 +559,8 @@ class SeersCatalogGame(Game[SeersState]):
             assert all(state.hands) and not state.passed[state.turn], "turn or hand sizes"
 
     def resample_hidden(
-        self, state: SeersState, observer: int, rng: np.random.Generator
-    ) -> SeersState:
+        self, state: SeersCatalogState, observer: int, rng: np.random.Generator
+    ) -> SeersCatalogState:
         """Redraw the cards ``observer`` cannot see, kind for kind: suited among other hands and
         the removed cards, artifacts among other hands and the undealt ones. Known cards (Go
         First at the start, Rod pick-ups, Lens looks) and a builder's chosen cards stay."""
@@ -626,54 +589,8 @@ class SeersCatalogGame(Game[SeersState]):
                 new.known[o][p] &= bits(new.hands[p])
         return new
 
-    def render(self, state: SeersState) -> str:
-        return self._table(state, visible=range(self.num_players))
+    def render(self, state: SeersCatalogState) -> str:
+        return render_table(state, range(self.num_players), self.num_rounds, self.winners(state))
 
-    def render_seat(self, state: SeersState, seat: int) -> str:
-        return self._table(state, visible=(seat,))
-
-    def _table(self, state: SeersState, visible: Sequence[int]) -> str:
-        """The table as text, showing the hands of the ``visible`` seats only."""
-        lines = [f"Seers Catalog round {state.round + 1}/{self.num_rounds}"]
-        for meld in state.table:
-            lines.append(f"  player_{meld.seat}: {card_names(meld.cards)}  {describe(meld.key)}")
-        lines.append(f"trick led by player_{state.leader}" + ("" if state.table else ": empty"))
-        if state.artifacts_played:
-            played = (f"player_{p} {card_name(c)}" for p, c in state.artifacts_played)
-            lines.append(f"artifacts played this round: {', '.join(played)}")
-        if state.lens_looks:
-            looks = (f"player_{p} on player_{t}" for p, t in state.lens_looks)
-            lines.append(f"Lens looks this round: {', '.join(looks)}")
-        for p in range(self.num_players):
-            hand = state.hands[p]
-            if p in visible:
-                shown = card_names(hand)
-            else:
-                seen = [c for c in hand if any(state.known[v][p] >> c & 1 for v in visible)]
-                shown = f"{len(hand)} cards" + (f", known {card_names(seen)}" if seen else "")
-            flags = (" passed" if state.passed[p] else "") + (
-                " Bonus" if len(hand) <= BONUS_LIMIT else ""
-            )
-            lines.append(f"player_{p} total {state.totals[p]:4d}{flags} | {shown}")
-        if state.over:
-            lines.append(f"game over: winners {self.winners(state)}")
-        else:
-            building = list(state.pending) if state.turn in visible else []
-            lines.append(
-                f"to act: player_{state.turn}"
-                + (f", building {card_names(building)}" if building else "")
-            )
-        return "\n".join(lines)
-
-
-def card_names(codes: Sequence[int]) -> str:
-    return " ".join(card_name(c) for c in codes) or "-"
-
-
-def describe(key: Key) -> str:
-    """``(set of 3 x 7.5)``: a meld key as text."""
-    kind, size, rank2 = key
-    value = f"{rank2 // 2}" + (".5" if rank2 % 2 else "")
-    if kind == RUN:
-        return f"(run of {size} to {value})"
-    return f"(single {value})" if size == 1 else f"(set of {size} x {value})"
+    def render_seat(self, state: SeersCatalogState, seat: int) -> str:
+        return render_table(state, (seat,), self.num_rounds, self.winners(state))
