@@ -103,3 +103,30 @@ def test_state_spec_lays_out_every_seat_then_who_acts():
     assert joint.size == 8 and joint.offsets["player_1.a"] == 3
     assert list(joint.low) == [0, 0, -1, 0, 0, -1, 0, 0]
     assert list(joint.high) == [3, 3, 1, 3, 3, 1, 1, 1]
+
+
+def test_chance_log_takes_the_script_first_then_samples_and_logs_both():
+    from card_envs.core.chance import ChanceLog, chance_script
+
+    log = ChanceLog(script=chance_script({"chance": {"round": [[3, 1, 2]]}}, ["round", "draw"]))
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    checked = []
+    first = log.take(rng, "round", lambda g: [int(x) for x in g.permutation(3)], checked.append)
+    assert checked == [[3, 1, 2]] and first is None  # the check's result is the outcome
+    assert rng.bit_generator.state == before  # a scripted outcome draws nothing
+    second = log.take(rng, "round", lambda g: [int(x) for x in g.permutation(3)], list)
+    assert sorted(second) == [0, 1, 2]
+    assert log.record() == {"round": [None, second]}
+
+
+def test_chance_script_names_what_is_wrong():
+    from card_envs.core.chance import chance_script
+
+    assert chance_script(None, ["round"]) == {} and chance_script({"hands": []}, ["round"]) == {}
+    with pytest.raises(ValueError, match="unknown events \\['draws'\\]"):
+        chance_script({"chance": {"draws": []}}, ["round"])
+    with pytest.raises(ValueError, match="must be a dict"):
+        chance_script({"chance": [1]}, ["round"])
+    with pytest.raises(ValueError, match="must be a list of outcomes"):
+        chance_script({"chance": {"round": 5}}, ["round"])

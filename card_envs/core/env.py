@@ -274,6 +274,12 @@ class CardEnv(AECEnv, EzPickle):
             vector[game.num_players * size + game.current_player(state)] = 1
         return vector
 
+    def deal_record(self) -> dict[str, Any]:
+        """Every chance outcome of the game so far, as a deal: ``reset(options={"deal": ...})``
+        with it and the same actions replays the game bit for bit, with any seed or none."""
+        self._require_reset("deal_record")
+        return self.game.deal_record(self.game_state)
+
     def step(self, action: Any) -> None:
         if not self.agents:
             self._not_playing("step")

@@ -150,6 +150,12 @@ class Game(ABC, Generic[State]):
     def check_invariants(self, state: State) -> None:
         """Raise ``AssertionError`` if the state breaks a conservation law of the game."""
 
+    def deal_record(self, state: State) -> dict[str, Any]:
+        """Every chance outcome of the game so far as a deal (``{"chance": {event: [...]}}`` and
+        any setup keys): ``new_game(rng, deal_record(state))`` followed by the same actions
+        replays the game, whatever ``rng``."""
+        raise NotImplementedError(f"{type(self).__name__} does not record its chance yet")
+
     def resample_hidden(self, state: State, observer: int, rng: np.random.Generator) -> State:
         """A copy of ``state`` with what ``observer`` cannot see redrawn consistently."""
         raise NotImplementedError
