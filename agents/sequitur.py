@@ -18,9 +18,9 @@ from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.actions import INSIDE_SPOTS
 from card_envs.sequitur.rules.cards import LETTER_POINTS, MAX_RACK
 from card_envs.sequitur.rules.state import (
+    BLANK_LETTER,
     CLAIM_GOAL,
     COLOUR,
-    DECISIONS,
     KEEP,
     PLACE,
     Q_MODE,
@@ -63,7 +63,7 @@ class HeuristicAgent(Agent):
             return self.actions.encode("place", int(np.argmax(values)))
         if decision == SPELL_KEEP:
             return self._spell(rack, targets, legal)
-        if decision in (DECISIONS.index("blank"), Q_MODE):
+        if decision in (BLANK_LETTER, Q_MODE):
             return self._sub_choice(decision, legal)
         if decision == CLAIM_GOAL:
             claims = [a for a in legal if self.actions.decode(a)[0] == "claim"]

@@ -777,6 +777,23 @@ def test_rule_violation_holds_only_the_games_own_rules():
     )
 
 
+def test_metadata_declares_version_and_reward_ranges():
+    """The version is the ``_v0``; score-mode rewards stay inside the declared range."""
+    metadata = sequitur_v0.raw_env.metadata
+    assert metadata["version"] == 0 and metadata["reward_range"] == (-1.0, 1.0)
+    low, high = metadata["score_reward_range"]
+    seen = []
+    for seed in range(3):
+        env, r = sequitur_v0.env(num_players=2, reward_mode="score"), rng(seed)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            observation, _, done, truncated, _ = env.last()
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(None if done or truncated else int(r.choice(legal)))
+            seen += env.rewards.values()
+    assert low <= min(seen) and max(seen) <= high and max(seen) > 0
+
+
 def test_a_cloned_or_pickled_state_plays_on_identically():
     game, r = GAME, rng(7)
     state = game.new_game(r)

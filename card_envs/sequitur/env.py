@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from card_envs.core.env import CardEnv
 from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
+from card_envs.sequitur.rules.goals import POINTS
 
 
 class raw_env(CardEnv):
@@ -14,11 +15,22 @@ class raw_env(CardEnv):
     line, or a collection of words; default the bundled SCOWL list), ``goals`` (a goal-card JSON
     file or a list of card dicts; default the bundled 72 cards), ``claim_pass`` (``True``: a claim
     turn also offers ``pass``; default ``False``, claiming is forced), ``reward_mode`` (``"win"`` or
-    ``"score"``; use ``"score"`` for solo), ``render_mode`` (``"ansi"``/``"human"``)."""
+    ``"score"``; use ``"score"`` for solo), ``render_mode`` (``"ansi"``/``"human"``).
+
+    Rewards: ``"win"`` gives each seat -1..1 once the game ends (``reward_range``); ``"score"``
+    gives the points of the goal card a seat scores at a step (a seat scores at most one card per
+    step: its secret goal, or a claim), 0..3 with the bundled cards (``score_reward_range``; with
+    custom ``goals``, up to their highest ``points``)."""
 
     game_class = SequiturGame
     encoding_class = SequiturEncoding
-    metadata: ClassVar[dict[str, Any]] = {**CardEnv.metadata, "name": "sequitur_v0"}
+    metadata: ClassVar[dict[str, Any]] = {
+        **CardEnv.metadata,
+        "name": "sequitur_v0",
+        "version": 0,
+        "reward_range": (-1.0, 1.0),
+        "score_reward_range": (0.0, float(max(POINTS.values()))),
+    }
 
 
 def env(**options: Any) -> raw_env:
