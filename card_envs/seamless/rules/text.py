@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
+from card_envs.core.cards import SUIT_SYMBOLS
 from card_envs.seamless.rules.cards import EMPTY, NUM_RANKS, TRICKS_PER_ROUND, card_name
 from card_envs.seamless.rules.state import SeamlessState
 
@@ -13,7 +14,7 @@ def table(
 ) -> str:
     """The table, showing the hands of the ``visible`` seats only; the last line names the
     ``winner`` once the game is over, else the seat ``to_act``."""
-    suit = "♣♦♥♠"[state.trump]
+    suit = SUIT_SYMBOLS[state.trump]
     trump_card = card_name(state.trump_card) if state.trump_card != EMPTY else "played"
     lines = [
         f"Seamless round {state.round + 1}/{max_rounds}, "
