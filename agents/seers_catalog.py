@@ -10,13 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent
-from card_envs.seers_catalog.rules.actions import (
-    ADD_ID,
-    GIFT_BASE,
-    PASS,
-    ROD_ID,
-    finish_id,
-)
+from card_envs.core.env import EnvInfo
+from card_envs.seers_catalog.rules.actions import ADD_INDEX, action_spec, finish_action
 from card_envs.seers_catalog.rules.cards import BONUS_LIMIT, NUM_SUITED, NUM_VALUES, WILD
 from card_envs.seers_catalog.rules.melds import (
     K_CROWN,
@@ -55,6 +50,10 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
+    def __init__(self, info: EnvInfo, seed: int | None = None):
+        super().__init__(info, seed)
+        self.actions = action_spec(info.num_players)
+
     def act(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
         legal = np.flatnonzero(mask)
@@ -65,8 +64,8 @@ class HeuristicAgent(Agent):
         return int(choice)
 
     def _choose(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int | None:
-        lens_base = GIFT_BASE + len(views["passed"]) - 1
-        lens = [a for a in np.flatnonzero(mask) if a >= lens_base]
+        lens_start = self.actions.start["lens"]
+        lens = [a for a in np.flatnonzero(mask) if a >= lens_start]
         building = kinds_of(views["building"])
         if lens and not building:
             return int(lens[0])  # a free card to shed
@@ -82,24 +81,25 @@ class HeuristicAgent(Agent):
         cards = max(plays, key=lambda c: (play_value(c), c))
         if building == list(cards):
             finish = max(plays[cards], key=lambda f: _strength(cards, f))
-            return finish_id(finish)
-        if not building and top is not None and mask[PASS]:
+            return self.actions.encode(*finish_action(finish))
+        if not building and top is not None and mask[self.actions.encode("pass")]:
             small = len(hand) <= BONUS_LIMIT + 2
             if play_value(cards) < FOLLOW_THRESHOLD and not small:
                 return self._no_meld(views, mask)
-        return ADD_ID[cards[len(building)]]
+        return self.actions.encode("add", ADD_INDEX[cards[len(building)]])
 
     def _no_meld(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int | None:
         """No meld worth playing: Gift the lead to the seer with most cards, else pass, else
         (forced in the Bonus) the Rod."""
-        lens_base = GIFT_BASE + len(views["passed"]) - 1
-        gifts = [a for a in np.flatnonzero(mask) if GIFT_BASE <= a < lens_base]
+        gift, lens = self.actions.start["gift"], self.actions.start["lens"]
+        gifts = [a for a in np.flatnonzero(mask) if gift <= a < lens]
         if gifts:
             sizes = views["hand_sizes"]
-            return max(gifts, key=lambda a: sizes[a - GIFT_BASE + 1])
-        if mask[PASS]:
-            return PASS
-        return ROD_ID if mask[ROD_ID] else None
+            return max(gifts, key=lambda a: sizes[a - gift + 1])
+        pass_, rod = self.actions.encode("pass"), self.actions.encode("rod")
+        if mask[pass_]:
+            return pass_
+        return rod if mask[rod] else None
 
 
 def kinds_of(counts: np.ndarray) -> list[int]:

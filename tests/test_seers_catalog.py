@@ -3,6 +3,7 @@ and the meld generator against the independent detector."""
 
 from __future__ import annotations
 
+import ast
 from itertools import combinations
 from pathlib import Path
 
@@ -609,3 +610,35 @@ def test_injected_hands_may_be_lists_of_names():
         np.random.default_rng(0), {"hands": [["5P", "W", "GoFirst"], ["6G"], ["7T"]]}
     )
     assert as_list.hands == as_text.hands
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_rule_violation_answers_for_the_rules_behind_the_shared_checks(num_players):
+    """The base's ``illegal_reason`` makes the shared checks and decodes ids through the
+    ``ActionSpec``; the game's ``rule_violation`` answers for its own rules, with the same
+    words, at every step of a game (issue 17)."""
+    assert "illegal_reason" not in vars(SeersCatalogGame)
+    game = SeersCatalogGame(num_players, num_rounds=1)
+    state = game.new_game(np.random.default_rng(5))
+    assert game.rule_violation(state, "play_value", 0) == "add the meld's cards before playing it"
+    rng = np.random.default_rng(6)
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        legal = game.legal_actions(state)
+        for action in range(game.actions.size):
+            reason = game.rule_violation(state, *game.actions.decode(action))
+            assert reason == game.illegal_reason(state, action)
+            assert (reason is None) == (action in legal)
+        game.apply(state, legal[rng.integers(len(legal))], rng)
+
+
+def test_the_text_module_does_not_import_the_game():
+    """``text`` depends on the state, melds and cards; ``game`` on ``text``, never back."""
+    from card_envs.seers_catalog.rules import text
+
+    tree = ast.parse(Path(text.__file__).read_text())
+    imported = [
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    assert not [m for m in imported if m.endswith("rules.game")]

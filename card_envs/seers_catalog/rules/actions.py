@@ -7,7 +7,9 @@ Lens are single actions; Gift and Lens name a target seat relative to the actor.
 
 from __future__ import annotations
 
-from card_envs.core.spec import ActionBlock, ActionSpec
+from itertools import accumulate
+
+from card_envs.core.spec import ActionBlock, ActionSpec, block_layout
 from card_envs.seers_catalog.rules.cards import (
     MAX_VALUE,
     MIN_VALUE,
@@ -41,39 +43,37 @@ MELD_KINDS = (
     K_ECHO,
     K_STONE,
 )
-PASS = 0
-ADD_BASE = 1
-VALUE_BASE = ADD_BASE + len(MELD_KINDS)
+ADD_INDEX = {kind: i for i, kind in enumerate(MELD_KINDS)}  # kind -> index in "add"
 RUN_TOPS = range(MIN_VALUE + MIN_RUN - 1, MAX_VALUE + 1)
-RUN_BASE = VALUE_BASE + (MAX_VALUE - MIN_VALUE + 1)
-ARTIFACT_ID = RUN_BASE + len(RUN_TOPS)
-ROD_ID = ARTIFACT_ID + 1
-GIFT_BASE = ROD_ID + 1
-ADD_ID = {kind: ADD_BASE + i for i, kind in enumerate(MELD_KINDS)}
+FINISH_BLOCKS = ("play_value", "play_run", "play_artifact")
 
 
-def finish_id(finish: Finish) -> int:
+def finish_action(finish: Finish) -> tuple[str, int]:
+    """The ``(block, index)`` of the action that plays the built cards as ``finish``."""
     kind, value = finish
     if kind == MATCH:
-        return VALUE_BASE + value - MIN_VALUE
+        return "play_value", value - MIN_VALUE
     if kind == RUN:
-        return RUN_BASE + value - RUN_TOPS[0]
-    return ARTIFACT_ID
+        return "play_run", value - RUN_TOPS[0]
+    return "play_artifact", 0
 
 
-def id_finish(action: int) -> Finish:
-    if action < RUN_BASE:
-        return (MATCH, action - VALUE_BASE + MIN_VALUE)
-    if action < ARTIFACT_ID:
-        return (RUN, action - RUN_BASE + RUN_TOPS[0])
+def action_finish(block: str, index: int) -> Finish:
+    """The finish played by the ``index``-th action of a ``play_*`` block."""
+    if block == "play_value":
+        return (MATCH, index + MIN_VALUE)
+    if block == "play_run":
+        return (RUN, index + RUN_TOPS[0])
     return (ARTIFACT_SINGLE, 0)
 
 
-def action_spec(num_players: int) -> ActionSpec:
-    """The table for ``num_players`` seers (Gift and Lens have one id per other seer)."""
+def action_blocks(num_players: int) -> list[ActionBlock]:
+    """The blocks for ``num_players`` seers (Gift and Lens have one id per other seer)."""
     others = num_players - 1
-    lens_base = GIFT_BASE + others
-    blocks = [
+    sizes = {"pass": 1, "add": len(MELD_KINDS), "play_value": MAX_VALUE - MIN_VALUE + 1}
+    sizes |= {"play_run": len(RUN_TOPS), "play_artifact": 1, "rod": 1, "gift": others}
+    start = dict(zip(sizes, accumulate(sizes.values(), initial=0), strict=False))
+    return [
         ActionBlock(
             "pass", 1, "pass (out until the next trick), or hand on a lead you cannot make", "-"
         ),
@@ -88,13 +88,13 @@ def action_spec(num_players: int) -> ActionSpec:
             "play_value",
             MAX_VALUE - MIN_VALUE + 1,
             "play the built cards as a Single or Matching Set of this value",
-            f"value = id - {VALUE_BASE} + 2",
+            f"value = id - {start['play_value']} + 2",
         ),
         ActionBlock(
             "play_run",
             len(RUN_TOPS),
             "play the built cards as a Suited Run with this top card",
-            f"top = id - {RUN_BASE} + 3",
+            f"top = id - {start['play_run']} + 3",
         ),
         ActionBlock("play_artifact", 1, "play the built Go First or Crown as a Single", "-"),
         ActionBlock("rod", 1, "Rod of Reincarnation: take the trick's cards, lead next", "-"),
@@ -102,32 +102,41 @@ def action_spec(num_players: int) -> ActionSpec:
             "gift",
             others,
             "Gift of Fate: end the trick, this seer leads next",
-            f"seat = (me + id - {GIFT_BASE} + 1) % n",
+            f"seat = (me + id - {start['gift']} + 1) % n",
         ),
         ActionBlock(
             "lens",
             others,
             "Lens: look at this seer's hand, then act again",
-            f"seat = (me + id - {lens_base} + 1) % n",
+            f"seat = (me + id - {start['gift'] + others} + 1) % n",
         ),
     ]
 
-    def name(action: int) -> str:
-        if action == PASS:
-            return "pass"
-        if action < VALUE_BASE:
-            kind = MELD_KINDS[action - ADD_BASE]
-            return "add wild" if kind == WILD else f"add {kind_name(kind)}"
-        if action < RUN_BASE:
-            return f"play value {action - VALUE_BASE + MIN_VALUE}"
-        if action < ARTIFACT_ID:
-            return f"play run to {action - RUN_BASE + RUN_TOPS[0]}"
-        if action == ARTIFACT_ID:
-            return "play artifact single"
-        if action == ROD_ID:
-            return "use Rod"
-        if action < lens_base:
-            return f"Gift to seat +{action - GIFT_BASE + 1}"
-        return f"Lens on seat +{action - lens_base + 1}"
 
-    return ActionSpec(blocks, name)
+def action_name(block: str, index: int) -> str:
+    """Readable name of the ``index``-th action of ``block``."""
+    match block:
+        case "pass":
+            return "pass"
+        case "add":
+            kind = MELD_KINDS[index]
+            return "add wild" if kind == WILD else f"add {kind_name(kind)}"
+        case "play_value":
+            return f"play value {index + MIN_VALUE}"
+        case "play_run":
+            return f"play run to {index + RUN_TOPS[0]}"
+        case "play_artifact":
+            return "play artifact single"
+        case "rod":
+            return "use Rod"
+        case "gift":
+            return f"Gift to seat +{index + 1}"
+        case _:
+            return f"Lens on seat +{index + 1}"
+
+
+def action_spec(num_players: int) -> ActionSpec:
+    """The action-id table for ``num_players`` seers."""
+    blocks = action_blocks(num_players)
+    _, decoded = block_layout(blocks)
+    return ActionSpec(blocks, lambda a: action_name(*decoded[a]))

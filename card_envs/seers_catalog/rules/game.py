@@ -17,17 +17,11 @@ from card_envs.core.deal import check_deal, check_int, check_list, check_once, c
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
 from card_envs.core.spec import ActionSpec
 from card_envs.seers_catalog.rules.actions import (
-    ADD_BASE,
-    ADD_ID,
-    ARTIFACT_ID,
-    GIFT_BASE,
+    ADD_INDEX,
     MELD_KINDS,
-    PASS,
-    ROD_ID,
-    VALUE_BASE,
+    action_finish,
     action_spec,
-    finish_id,
-    id_finish,
+    finish_action,
 )
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
@@ -71,21 +65,22 @@ class Moves:
     """The legal build steps for one hand and table: the next actions after each prefix of
     kinds, worked out on first use (most turns only ever ask for the first step)."""
 
-    def __init__(self, plays: dict[tuple[int, ...], set]):
+    def __init__(self, plays: dict[tuple[int, ...], set], actions: ActionSpec):
         self.plays = plays
+        self.actions = actions
         self.steps: dict[tuple[int, ...], list[int]] = {}
 
     def after(self, prefix: tuple[int, ...]) -> list[int]:
         steps = self.steps.get(prefix)
         if steps is None:
-            depth = len(prefix)
+            depth, add, encode = len(prefix), self.actions.start["add"], self.actions.encode
             found = set()
             for cards, finishes in self.plays.items():
                 if cards[:depth] == prefix:
                     if len(cards) > depth:
-                        found.add(ADD_ID[cards[depth]])
+                        found.add(add + ADD_INDEX[cards[depth]])
                     else:
-                        found.update(finish_id(f) for f in finishes)
+                        found.update(encode(*finish_action(f)) for f in finishes)
             steps = self.steps[prefix] = sorted(found)
         return steps
 
@@ -149,7 +144,6 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             + self.pool_codes
         )
         self._actions = action_spec(self.num_players)
-        self._lens_base = GIFT_BASE + self.num_players - 1
         self._cache: dict[tuple, Moves] = {}
 
     @property
@@ -310,7 +304,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
                 self._cache.clear()
             kinds, _, lowest = key
             plays = legal_plays(kinds, top) if lowest is None else plays_from(kinds, lowest, top)
-            moves = self._cache[key] = Moves(plays)
+            moves = self._cache[key] = Moves(plays, self._actions)
         return moves
 
     def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
@@ -318,7 +312,8 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         kinds = first_kinds(hand, top)
         if kinds is None:
             return self._moves(hand, top, None).after(())
-        return [ADD_ID[k] for k in kinds]
+        add = self._actions.start["add"]
+        return [add + ADD_INDEX[k] for k in kinds]
 
     def legal_actions(self, state: SeersCatalogState) -> list[int]:
         if state.over:
@@ -334,15 +329,18 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         can_play = bool(starts) or rod or GIFT in hand
         bonus = len(hand) <= BONUS_LIMIT
         may_pass = not (can_play and bonus) if state.table else not can_play
-        actions = [PASS] if may_pass else []
+        start = self._actions.start
+        actions = [start["pass"]] if may_pass else []
         actions += starts
         if rod:
-            actions.append(ROD_ID)
+            actions.append(start["rod"])
         others = range(self.num_players - 1)
         if GIFT in hand:
-            actions += [GIFT_BASE + i for i in others]
+            gift = start["gift"]
+            actions += [gift + i for i in others]
         if LENS in hand:
-            actions += [self._lens_base + i for i in others]
+            lens = start["lens"]
+            actions += [lens + i for i in others]
         return actions
 
     def legal_mask(self, state: SeersCatalogState) -> np.ndarray:
@@ -353,30 +351,30 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             mask[action] = 1
         return np.frombuffer(mask, np.int8)
 
-    def illegal_reason(self, state: SeersCatalogState, action: int) -> str | None:
-        if state.over:
-            return "the game is over"
-        if not 0 <= action < self._actions.size:
-            return f"no such action (ids 0..{self._actions.size - 1})"
+    def rule_violation(self, state: SeersCatalogState, block: str, index: int) -> str | None:
+        """Why the ``index``-th action of ``block`` breaks the rules now: a meld is built card
+        by card, then played; the other actions wait until it is."""
         hand = state.hands[state.turn]
         top = state.table[-1].key if state.table else None
         pending = [KIND[c] for c in state.pending]
         rest = [KIND[c] for c in hand]
         for kind in pending:
             rest.remove(kind)
-        if ADD_BASE <= action < VALUE_BASE:
-            return self._add_reason(MELD_KINDS[action - ADD_BASE], pending, rest, top)
-        if VALUE_BASE <= action <= ARTIFACT_ID:
-            if not pending:
-                return "add the meld's cards before playing it"
-            if id_finish(action) not in classify(pending):
-                return "the chosen cards do not form that meld"
-            if not valid_on_table(pending, id_finish(action), top, top is None):
-                return "that meld does not beat the table (or Go First is not leading)"
-            return None
+        match block:
+            case "add":
+                return self._add_reason(MELD_KINDS[index], pending, rest, top)
+            case "play_value" | "play_run" | "play_artifact":
+                finish = action_finish(block, index)
+                if not pending:
+                    return "add the meld's cards before playing it"
+                if finish not in classify(pending):
+                    return "the chosen cards do not form that meld"
+                if not valid_on_table(pending, finish, top, top is None):
+                    return "that meld does not beat the table (or Go First is not leading)"
+                return None
         if pending:
             return "finish the meld you are building first"
-        return self._other_reason(state, action, hand, top)
+        return self._other_reason(block, hand, top)
 
     def _add_reason(
         self, kind: int, pending: list[int], rest: list[int], top: Key | None
@@ -391,40 +389,43 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             return "no valid meld that beats the table can be built from these cards"
         return None
 
-    def _other_reason(
-        self, state: SeersCatalogState, action: int, hand: list[int], top: Key | None
-    ) -> str | None:
-        if action == PASS:
-            kinds = [KIND[c] for c in hand]
-            can_meld = completable(kinds, [], top, top is None)
-            can_play = can_meld or GIFT in hand or (ROD in hand and top is not None)
-            if top is None and can_play:
-                return "the start seer must lead (pass only hands on a lead you cannot make)"
-            if can_play and len(hand) <= BONUS_LIMIT:
-                return "in the Bonus (5 or fewer cards) you cannot pass while you can play"
-            return None
-        if action == ROD_ID:
-            if ROD not in hand:
-                return "you do not hold the Rod of Reincarnation"
-            return "the Rod needs a meld on the table" if top is None else None
-        if action < self._lens_base:
-            return None if GIFT in hand else "you do not hold the Gift of Fate"
-        return None if LENS in hand else "you do not hold the Lens"
+    def _other_reason(self, block: str, hand: list[int], top: Key | None) -> str | None:
+        """Why passing or using the Rod, Gift or Lens breaks the rules now."""
+        match block:
+            case "pass":
+                kinds = [KIND[c] for c in hand]
+                can_meld = completable(kinds, [], top, top is None)
+                can_play = can_meld or GIFT in hand or (ROD in hand and top is not None)
+                if top is None and can_play:
+                    return "the start seer must lead (pass only hands on a lead you cannot make)"
+                if can_play and len(hand) <= BONUS_LIMIT:
+                    return "in the Bonus (5 or fewer cards) you cannot pass while you can play"
+                return None
+            case "rod":
+                if ROD not in hand:
+                    return "you do not hold the Rod of Reincarnation"
+                return "the Rod needs a meld on the table" if top is None else None
+            case "gift":
+                return None if GIFT in hand else "you do not hold the Gift of Fate"
+            case _:
+                return None if LENS in hand else "you do not hold the Lens"
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SeersCatalogState, action: int, rng: np.random.Generator) -> None:
-        if action == PASS:
-            self._pass(state, rng)
-        elif action < VALUE_BASE:
-            self._add(state, MELD_KINDS[action - ADD_BASE])
-        elif action <= ARTIFACT_ID:
-            self._play(state, id_finish(action), rng)
-        elif action == ROD_ID:
-            self._rod(state)
-        elif action < self._lens_base:
-            self._gift(state, (state.turn + action - GIFT_BASE + 1) % self.num_players, rng)
-        else:
-            self._lens(state, (state.turn + action - self._lens_base + 1) % self.num_players, rng)
+        block, index = self._actions.decode(action)
+        match block:
+            case "pass":
+                self._pass(state, rng)
+            case "add":
+                self._add(state, MELD_KINDS[index])
+            case "play_value" | "play_run" | "play_artifact":
+                self._play(state, action_finish(block, index), rng)
+            case "rod":
+                self._rod(state)
+            case "gift":
+                self._gift(state, (state.turn + index + 1) % self.num_players, rng)
+            case _:
+                self._lens(state, (state.turn + index + 1) % self.num_players, rng)
 
     def _add(self, state: SeersCatalogState, kind: int) -> None:
         hand = state.hands[state.turn]
