@@ -11,7 +11,6 @@ deals (``deal``) and text (``text``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -55,19 +54,7 @@ from card_envs.sequitur.rules.state import (
     SequiturState,
     check_invariants,
 )
-from card_envs.sequitur.rules.words import Dictionary, load_dictionary
-
-
-def _check_dictionary(dictionary: Any) -> None:
-    """A ``ValueError`` unless the option is the bundled list, a file or a collection of words
-    (whose loader would otherwise fail on, say, a number with "not iterable")."""
-    if dictionary is None or isinstance(dictionary, str | Path | Dictionary):
-        return
-    if not isinstance(dictionary, Collection) or not all(isinstance(w, str) for w in dictionary):
-        raise ValueError(
-            "dictionary must be None (the bundled list), a word-list file path or a collection "
-            f"of words (strings), got {dictionary!r:.60}"
-        )
+from card_envs.sequitur.rules.words import Dictionary, check_dictionary, load_dictionary
 
 
 class SequiturGame(Game[SequiturState]):
@@ -87,7 +74,7 @@ class SequiturGame(Game[SequiturState]):
         super().__init__(num_players)
         check_option("claim_pass", claim_pass, (False, True))
         self.claim_pass = claim_pass
-        _check_dictionary(dictionary)
+        check_dictionary(dictionary)
         try:
             self.dictionary: Dictionary = load_dictionary(dictionary)
         except (TypeError, ValueError, OSError) as error:
@@ -97,7 +84,7 @@ class SequiturGame(Game[SequiturState]):
         except (TypeError, ValueError, OSError) as error:
             raise ValueError(f"goals: {error}") from error
         self.solo = self.num_players == 1
-        self.decks = GoalDecks(self.goals)
+        self.goal_decks = GoalDecks(self.goals)
         self.spellings = spelling.Spellings(self.dictionary)
         self._actions = sequitur_actions(len(self.goals))
         self._decision_blocks = decision_blocks(claim_pass)
@@ -121,10 +108,10 @@ class SequiturGame(Game[SequiturState]):
         "?" the blank), ``"draws"`` (letters drawn next, in order) and ``"goals"`` (per colour
         name, goal ids drawn next, in order)."""
         n = self.num_players
-        goals, top = ({}, None) if deal is None else checked_deal(deal, n, self.decks)
+        goals, top = ({}, None) if deal is None else checked_deal(deal, n, self.goal_decks)
         state = SequiturState(num_players=n, stacks=[[] for _ in range(n)], totals=[0] * n)
         state.own_discards = [[] for _ in range(n)]
-        self.decks.deal(state, rng, goals)
+        self.goal_decks.deal(state, rng, goals)
         self._start_round(state, rng, top)
         return state
 
@@ -159,7 +146,7 @@ class SequiturGame(Game[SequiturState]):
         start, decision = self._actions.start, state.decision
         if decision == COLOUR:
             colour = start["colour"]
-            return [colour + c for c in range(len(COLOURS)) if self.decks.has_goals(state, c)]
+            return [colour + c for c in range(len(COLOURS)) if self.goal_decks.has_goals(state, c)]
         if decision == KEEP:
             keeps = [start["keep"] + k for k in range(len(state.drawn))]
             return keeps if self._must_keep(state) else [keeps[0], start["discard"]]
@@ -220,7 +207,7 @@ class SequiturGame(Game[SequiturState]):
             return f"now choose {DECISIONS[state.decision]} ({', '.join(expected)}), not {block}"
         match block:
             case "colour":
-                return None if self.decks.has_goals(state, k) else "that goal deck is used up"
+                return None if self.goal_decks.has_goals(state, k) else "that goal deck is used up"
             case "keep":
                 return None if k < len(state.drawn) else "only one goal card was drawn"
             case "discard":
@@ -230,7 +217,7 @@ class SequiturGame(Game[SequiturState]):
             case "pass" | "move_inside" | "move_outside" | "swap" | "exchange" | "extend":
                 return rack.card_violation(state, block, k)
             case "claim":
-                return claims.claim_violation(state, k, self.decks, self.dictionary)
+                return claims.claim_violation(state, k, self.goal_decks, self.dictionary)
             case _:  # spell, spell_nothing, blank, q_mode
                 return spelling.spell_violation(state, block, k, self.dictionary)
 
@@ -250,7 +237,7 @@ class SequiturGame(Game[SequiturState]):
                 state.claim_passed[state.actor] = True
             else:
                 state.public.remove(k)
-                self.decks.stack(state, state.actor, k)
+                self.goal_decks.stack(state, state.actor, k)
             self._next_claimant(state, state.claim_pos + 1, rng)
         elif spelling.choose(state, block, k):
             self._next_actor(state, rng)
@@ -263,7 +250,7 @@ class SequiturGame(Game[SequiturState]):
         if block == "colour":
             count = SOLO_DRAW if self.solo else 1
             state.drawn = [
-                g for g in (self.decks.draw(state, k, rng) for _ in range(count)) if g >= 0
+                g for g in (self.goal_decks.draw(state, k, rng) for _ in range(count)) if g >= 0
             ]
             if self.solo:
                 state.decision = KEEP
@@ -272,7 +259,7 @@ class SequiturGame(Game[SequiturState]):
         kept = state.drawn[k] if block == "keep" else EMPTY
         for g in state.drawn:
             if g != kept:
-                self.decks.discard(state, g, actor)
+                self.goal_decks.discard(state, g, actor)
         state.drawn = []
         if state.phase == GOAL:
             state.kept[actor] = kept
@@ -307,12 +294,14 @@ class SequiturGame(Game[SequiturState]):
         phase = state.phase
         if phase == GOAL:
             count = SOLO_DRAW if self.solo else 1
-            draws = (self.decks.draw(state, state.goal_step, rng) for _ in range(count))
+            draws = (self.goal_decks.draw(state, state.goal_step, rng) for _ in range(count))
             state.drawn = [g for g in draws if g >= 0]
             if not state.drawn:
                 self._next_actor(state, rng)
                 return
-        if phase == SETUP and not any(self.decks.has_goals(state, c) for c in range(len(COLOURS))):
+        if phase == SETUP and not any(
+            self.goal_decks.has_goals(state, c) for c in range(len(COLOURS))
+        ):
             self._start_placing(state)  # a small custom deck ran out: no secret goal
             return
         state.decision = FIRST_DECISION[phase]
@@ -344,7 +333,7 @@ class SequiturGame(Game[SequiturState]):
         elif phase == ACTION:
             self._begin_phase(state, SPELL, rng)
         else:
-            claims.settle_words(state, rng, self.decks, self.dictionary)
+            claims.settle_words(state, rng, self.goal_decks, self.dictionary)
             state.phase = CLAIM
             self._next_claimant(state, 0, rng)
 
@@ -397,7 +386,7 @@ class SequiturGame(Game[SequiturState]):
     ) -> SequiturState:
         """A copy with what ``observer`` cannot see redrawn (see ``GoalDecks.resample_hidden``)."""
         new = self.clone(state)
-        self.decks.resample_hidden(new, observer, rng)
+        self.goal_decks.resample_hidden(new, observer, rng)
         return new
 
     def render(self, state: SequiturState) -> str:

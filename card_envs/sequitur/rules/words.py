@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parents[1] / "data"
 DEFAULT_WORDS = DATA_DIR / "words.txt"
@@ -80,6 +81,18 @@ class Dictionary:
     def has_anagram(self, word: str) -> bool:
         """True when another dictionary word uses exactly the same letters."""
         return self._anagrams.get("".join(sorted(word)), 0) > (word in self.words)
+
+
+def check_dictionary(dictionary: Any) -> None:
+    """A ``ValueError`` unless the option is the bundled list, a file or a collection of words
+    (whose loader would otherwise fail on, say, a number with "not iterable")."""
+    if dictionary is None or isinstance(dictionary, str | Path | Dictionary):
+        return
+    if not isinstance(dictionary, Collection) or not all(isinstance(w, str) for w in dictionary):
+        raise ValueError(
+            "dictionary must be None (the bundled list), a word-list file path or a collection "
+            f"of words (strings), got {dictionary!r:.60}"
+        )
 
 
 @functools.lru_cache(maxsize=4)
