@@ -122,11 +122,11 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
     if IMPORT_PATH.fullmatch(kind):
         return import_agent_class(kind, info)(info, seed)
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
-        from training.rllib.agent import load_rllib_agent  # an RLlib export (docs/scaling.md)
+        from agents.rllib import load_rllib_agent  # an RLlib export (docs/scaling.md)
 
         return load_rllib_agent(kind, info, seed, trust=trust)
     if kind == "ppo" or Path(kind).suffix in (".safetensors", ".zip") or Path(kind).exists():
-        from training.policy import load_policy_agent
+        from agents.policy import load_policy_agent
 
         path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
         if kind == "ppo" and not path.exists():

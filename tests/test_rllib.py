@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from agents.rllib import META_FILE, load_rllib_agent
 from card_envs import env_names, make
 from card_envs.cli import build_parser, main
-from training.rllib.agent import META_FILE, load_rllib_agent
 from training.rllib.env import IllegalActionCounter, make_aec_env
 from training.rllib.train import SHARED, module_ids, seat_policy, shared_policy
 
@@ -72,7 +72,7 @@ def test_policies_shared_or_one_per_seat():
 def test_command_line_needs_no_ray():
     """``card-envs --help`` and the loader import Ray only when they train or load a module."""
     code = (
-        "import sys; from card_envs.cli import build_parser; import training.rllib.agent;"
+        "import sys; from card_envs.cli import build_parser; import agents.rllib;"
         "build_parser(); assert 'ray' not in sys.modules, 'ray imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -125,7 +125,7 @@ def test_masking_module_never_samples_a_masked_action():
     from ray.rllib.core.columns import Columns
     from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-    from training.rllib.module import MaskedPPOTorchRLModule
+    from agents.rllib_module import MaskedPPOTorchRLModule
 
     env = make_aec_env(config("seamless_v0"))
     space = env.observation_space("player_0")

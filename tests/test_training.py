@@ -15,10 +15,10 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 
 from agents import make_agent
+from agents.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
 from card_envs import make
 from card_envs.core.errors import IllegalActionError
 from card_envs.registry import env_names
-from training.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 
@@ -116,7 +116,7 @@ def heuristic_move(env: SingleAgentEnv) -> int:
     return agent.act(env.env.observe(env.learner))
 
 
-@pytest.mark.filterwarnings("ignore::training.policy.PickleCheckpointWarning")
+@pytest.mark.filterwarnings("ignore::agents.policy.PickleCheckpointWarning")
 def test_trusted_zip_round_trip_and_clear_errors(tmp_path, adapter):
     model = MaskablePPO("MlpPolicy", adapter, n_steps=64, batch_size=64, seed=0, device="cpu")
     path = tmp_path / "seamless.zip"
@@ -213,7 +213,7 @@ def test_advice_logit_policy_starts_as_its_advisor(tmp_path):
 
 
 def test_advised_agent_appends_its_advisors_move():
-    from training.policy import PolicyAgent
+    from agents.policy import PolicyAgent
 
     class Recorder:
         def predict(self, vector, action_masks, deterministic):

@@ -16,40 +16,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from agents.policy import advisor_kinds
 from card_envs.registry import env_names, make
-
-SELF = "self"  # the opponent name for frozen snapshots of the learner
-OPPONENTS = ("random", "heuristic", SELF)
-
-# Training settings: the CLI flags, their defaults and the JSON saved beside the model.
-DEFAULTS: dict[str, Any] = {
-    "timesteps": 1_000_000,
-    "opponents": ["heuristic", "heuristic", SELF],  # drawn per seat and episode; repeats weigh
-    "seed": 0,
-    "margin_reward": 0.0,  # weight of the score margin added to the win reward (0: win only)
-    "advice_logit": False,  # add the advice to the logits too (wide action spaces: Sequitur)
-    "max_minutes": 0.0,  # stop early (then evaluate and save) after this long; 0: no limit
-    "advisor": "heuristic",  # its move is part of the observation; "none": the game's alone
-    "clone_games": 500,  # heuristic games cloned before PPO (0: start from scratch)
-    "clone_epochs": 5,
-    "clone_smoothing": 0.15,  # share of the target spread over the legal moves
-    "dagger_rounds": 1,  # rounds of teacher labels on the clone's own games
-    "width": 256,  # two hidden layers, actor and critic
-    "n_envs": 8,
-    "subproc": False,  # one process per env copy instead of one process in all
-    "torch_threads": 1,
-    "n_steps": 512,
-    "batch_size": 1024,
-    "n_epochs": 5,
-    "learning_rate": 1e-4,
-    "clip_range": 0.1,
-    "ent_coef": 0.005,
-    "target_kl": 0.02,  # stop an update early past this KL; 0: never
-    "snapshot_every": 100_000,
-    "eval_every": 100_000,
-    "eval_games": 200,
-}
-
+from training.config import DEFAULTS, OPPONENTS, new_run_dir
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -141,20 +110,8 @@ def run_paths(args: argparse.Namespace, now: datetime | None = None) -> tuple[Pa
     return run_dir, args.out or run_dir / f"{args.game}_ppo.safetensors"
 
 
-def new_run_dir(logdir: Path, game: str, now: datetime | None = None) -> Path:
-    """``logdir/<game>-<YYYYmmdd-HHMMSS>``, with ``-2``, ``-3`` ... when that exists already."""
-    stem = f"{game}-{(now or datetime.now()).strftime('%Y%m%d-%H%M%S')}"
-    run_dir, number = logdir / stem, 1
-    while run_dir.exists():
-        number += 1
-        run_dir = logdir / f"{stem}-{number}"
-    return run_dir
-
-
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The run's settings as saved beside the model (player count resolved)."""
-    from training.policy import advisor_kinds
-
     info = make(args.game, num_players=args.players).describe()
     config = {"env": args.game, "num_players": info.num_players}
     config |= {key: getattr(args, key) for key in DEFAULTS}
@@ -182,12 +139,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Convert a trusted SB3 zip; the game, seats and advisor come from the JSON beside it,
     else from the flags."""
-    from training.policy import (
-        advisor_of,
-        check_checkpoint_path,
-        convert_checkpoint,
-        read_metadata,
-    )
+    from agents.policy import advisor_of, check_checkpoint_path, read_metadata
+    from training.policy import convert_checkpoint
 
     check_checkpoint_path(args.source, args.trust_checkpoint)
     meta = read_metadata(args.source)

@@ -1,224 +1,34 @@
-"""Trained agents: a MaskablePPO policy behind the common :class:`~agents.base.Agent`, and the
-checkpoint files it loads from.
-
-A trained agent is ``<stem>.safetensors`` (the policy's tensors) with ``<stem>.json`` beside it
-(the network to rebuild, the game and player count it was trained for, its advisor, and how it
-was trained). Loading one unpickles nothing and imports nothing the files name: the policy class
-and activation are looked up by name in fixed tables and the advisor must be one of the game's
-built-in agents. A Stable-Baselines3 ``.zip`` stores its settings with cloudpickle, so loading
-one can run any code it carries: it loads only with ``trust=True``, and
-:func:`convert_checkpoint` (``card-envs export-checkpoint``) rewrites a trusted zip in the safe
-format.
+"""Saving trained policies in the safe checkpoint format (``.safetensors`` + JSON), and
+converting a trusted Stable-Baselines3 zip to it. Loading them is the agents layer's
+(:mod:`agents.policy`).
 """
 
 from __future__ import annotations
 
 import json
-import warnings
-import zipfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from agents.base import Agent
+from agents.policy import (
+    ACTIVATIONS,
+    FORMAT,
+    FORMAT_VERSION,
+    POLICY_CLASSES,
+    SAFE_SUFFIX,
+    activations,
+    build_policy,
+    check_advisor,
+    check_fits,
+    check_sizes,
+    load_sb3_zip,
+    metadata_path,
+    policy_classes,
+    read_metadata,
+)
 from card_envs.core.env import EnvInfo
 
-FORMAT = "card-envs-policy"  # the JSON's "format" tag
-FORMAT_VERSION = 1
-SAFE_SUFFIX = ".safetensors"
 # The keys of the JSON that this module writes; the rest (config, evaluations ...) is a record.
 FORMAT_KEYS = ("format", "format_version", "env", "num_players", "policy")
-# The networks a checkpoint may describe, by name (the classes: :func:`policy_classes`).
-POLICY_CLASSES = ("MaskableActorCriticPolicy", "AdvisedPolicy")
-ACTIVATIONS = ("tanh", "relu")
-
-
-class PickleCheckpointWarning(UserWarning):
-    """A trusted checkpoint is being unpickled (it could run code)."""
-
-
-def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
-    """The observation vector followed by a one-hot of the advisor's move (zeros for none).
-
-    A residual policy: the network sees what the heuristic would play, so cloning starts it at
-    the heuristic's strength and PPO learns where to deviate (docs/training.md)."""
-    advised = np.zeros(observation.size + num_actions, dtype=np.float32)
-    advised[: observation.size] = observation
-    if advice is not None:
-        advised[observation.size + advice] = 1.0
-    return advised
-
-
-class PolicyAgent(Agent):
-    """Acts greedily (deterministic) from a MaskablePPO policy; masked moves are never chosen.
-
-    ``policy`` is anything with MaskablePPO's ``predict(vector, action_masks=, deterministic=)``:
-    a policy, a model or a training snapshot. With ``advisor`` (an agent kind, e.g.
-    ``"heuristic"``) the policy was trained on :func:`with_advice` observations: this agent asks
-    its own advisor at every decision."""
-
-    name = "ppo"
-
-    def __init__(self, policy, info: EnvInfo, seed: int | None = None, advisor: str | None = None):
-        super().__init__(info, seed)
-        self.policy = policy
-        self.advisor = None
-        if advisor is not None:
-            from agents import make_agent
-
-            self.advisor = make_agent(advisor, info, seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        """A new game: the advisor is reseeded too (the arena reuses agents across games)."""
-        super().reset(seed)
-        if self.advisor is not None:
-            self.advisor.reset(seed)
-
-    def act(self, observation: dict[str, np.ndarray]) -> int:
-        vector = observation["observation"]
-        if self.advisor is not None:
-            advice = self.advisor.act(observation)
-            vector = with_advice(vector, advice, self.info.num_actions)
-        action, _ = self.policy.predict(
-            vector, action_masks=observation["action_mask"].astype(bool), deterministic=True
-        )
-        return int(action)
-
-
-def load_policy_agent(
-    path: str | Path, info: EnvInfo, seed: int | None = None, *, trust: bool = False
-) -> PolicyAgent:
-    """Load a checkpoint (a ``.safetensors`` with its JSON, or a trusted SB3 ``.zip``), checking
-    it was made for this game and seat count."""
-    path = Path(path)
-    check_checkpoint_path(path, trust)
-    if path.suffix == SAFE_SUFFIX:
-        policy, meta = load_policy(path, info)
-        return PolicyAgent(policy, info, seed, meta["policy"]["advisor"])
-    meta = read_metadata(path)
-    advisor = advisor_of(meta)
-    if meta:
-        check_fits(path, meta.get("env"), meta.get("num_players"), info)
-    check_advisor(path, advisor, info)
-    model = load_sb3_zip(path, trust=trust)
-    check_sizes(path, (model.observation_space.shape[0], model.action_space.n), advisor, info)
-    return PolicyAgent(model.policy, info, seed, advisor)
-
-
-def check_checkpoint_path(path: Path, trust: bool) -> None:
-    """A loadable checkpoint path: a ``.safetensors`` file, or an SB3 ``.zip`` when trusted."""
-    if path.suffix not in (SAFE_SUFFIX, ".zip"):
-        raise ValueError(
-            f"checkpoint {path}: expected a {SAFE_SUFFIX} file (its .json beside it) or a "
-            "Stable-Baselines3 .zip"
-        )
-    if not path.is_file():
-        raise FileNotFoundError(f"no checkpoint at {path}")
-    if path.suffix == ".zip" and not trust:
-        raise ValueError(
-            untrusted_message(path, "a Stable-Baselines3 zip")
-            + f"; or convert it once: card-envs export-checkpoint {path} "
-            f"{path.with_suffix(SAFE_SUFFIX)} --trust-checkpoint"
-        )
-
-
-def untrusted_message(path: Path, what: str) -> str:
-    """Why a checkpoint that unpickles is refused, and how to opt in."""
-    return (
-        f"checkpoint {path} is {what}: loading it unpickles it, which can run any code the file "
-        "carries. Load it only if you trust where it came from: trust=True "
-        "(--trust-checkpoint on the command line)"
-    )
-
-
-def warn_unpickling(path: Path, what: str) -> None:
-    warnings.warn(
-        f"unpickling {what} {path}: it can run any code it carries; load only files you trust",
-        PickleCheckpointWarning,
-        stacklevel=3,
-    )
-
-
-def load_sb3_zip(path: str | Path, *, trust: bool, **load_kwargs: Any):
-    """A trusted Stable-Baselines3 MaskablePPO zip (``load_kwargs`` go to ``MaskablePPO.load``).
-    A ValueError without ``trust``: SB3 unpickles the zip's settings."""
-    from sb3_contrib import MaskablePPO
-
-    path = Path(path)
-    check_checkpoint_path(path, trust)
-    warn_unpickling(path, "the Stable-Baselines3 zip")
-    if not zipfile.is_zipfile(path):
-        raise ValueError(f"checkpoint {path} is corrupt: not a zip archive saved by MaskablePPO")
-    try:
-        return MaskablePPO.load(path, device="cpu", **load_kwargs)
-    except Exception as error:  # SB3 raises many types for a damaged archive
-        raise ValueError(
-            f"checkpoint {path} is corrupt or not a MaskablePPO model: {error}"
-        ) from None
-
-
-def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
-    """The policy of a safe checkpoint and its JSON. The JSON is checked against the game before
-    the tensors are read; the network is rebuilt from it and must take every tensor exactly."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no checkpoint at {path}")
-    meta = read_checkpoint_json(path)
-    network = meta["policy"]
-    check_fits(path, meta["env"], meta["num_players"], info)
-    check_advisor(path, network["advisor"], info)
-    sizes = (network["observation_size"], network["num_actions"])
-    check_sizes(path, sizes, network["advisor"], info)
-    try:
-        tensors = load_file(path, device="cpu")
-    except (SafetensorError, OSError) as error:
-        raise ValueError(
-            f"checkpoint {path} is damaged: not a safetensors file ({error})"
-        ) from None
-    policy = build_policy(network)
-    try:
-        policy.load_state_dict(tensors)
-    except RuntimeError as error:
-        raise ValueError(
-            f"checkpoint {path} does not hold the network its JSON describes: {error}"
-        ) from None
-    return policy, meta
-
-
-def policy_classes() -> dict[str, type]:
-    """The policy classes a checkpoint may name: MaskablePPO's MLP policy and the advised one."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    from training.advised_policy import AdvisedPolicy
-
-    return dict(zip(POLICY_CLASSES, (MaskableActorCriticPolicy, AdvisedPolicy), strict=True))
-
-
-def activations() -> dict[str, type]:
-    from torch import nn
-
-    return dict(zip(ACTIVATIONS, (nn.Tanh, nn.ReLU), strict=True))
-
-
-def build_policy(network: dict[str, Any]):
-    """A fresh policy of the network a checkpoint's JSON describes, in evaluation mode."""
-    import gymnasium
-
-    space = gymnasium.spaces.Box(-np.inf, np.inf, (network["observation_size"],), np.float32)
-    policy = policy_classes()[network["class"]](
-        space,
-        gymnasium.spaces.Discrete(network["num_actions"]),
-        lambda _: 0.0,  # the optimizer's learning rate: the policy only plays
-        net_arch=network["net_arch"],
-        activation_fn=activations()[network["activation"]],
-        ortho_init=False,  # the loaded tensors replace the initial weights: skip the QR work
-    )
-    policy.set_training_mode(False)
-    return policy
 
 
 def describe_policy(policy) -> dict[str, Any]:
@@ -298,114 +108,3 @@ def convert_checkpoint(
     return save_policy(
         model.policy, out, env=info.name, num_players=info.num_players, advisor=advisor, record=meta
     )
-
-
-def check_fits(path: Path, env: Any, num_players: Any, info: EnvInfo) -> None:
-    if (env, num_players) != (info.name, info.num_players):
-        raise ValueError(
-            f"checkpoint {path} was trained for {env} with {num_players} players, "
-            f"not {info.name} with {info.num_players}"
-        )
-
-
-def advisor_kinds(info: EnvInfo) -> list[str]:
-    """The agent kinds a policy may be advised by: the game's built-in agents, never a path or
-    a ``module:Class`` (a checkpoint naming one would choose what gets loaded or imported)."""
-    from agents import agent_kinds
-
-    return [kind for kind in agent_kinds(info) if kind != "ppo"]
-
-
-def check_advisor(path: Path, advisor: Any, info: EnvInfo) -> None:
-    if advisor is not None and advisor not in advisor_kinds(info):
-        raise ValueError(
-            f"checkpoint {path} names the advisor {advisor!r}; an advisor is one of "
-            f"{info.name}'s built-in agents: {', '.join(advisor_kinds(info))}"
-        )
-
-
-def check_sizes(path: Path, sizes: tuple[int, int], advisor: str | None, info: EnvInfo) -> None:
-    """The network's input and output sizes against the game's (with the advice appended)."""
-    expected = info.obs_spec.size + (info.num_actions if advisor else 0)
-    if tuple(sizes) != (expected, info.num_actions):
-        raise ValueError(
-            f"checkpoint {path} expects observations of {sizes[0]} and {sizes[1]} actions; "
-            f"{info.name} with {info.num_players} players has {expected} and "
-            f"{info.num_actions}"
-        )
-
-
-def advisor_of(meta: dict[str, Any]) -> str | None:
-    """The advisor a checkpoint's JSON records (the safe format's, else the training config's)."""
-    if isinstance(meta.get("policy"), dict):
-        return meta["policy"].get("advisor")
-    return meta.get("config", {}).get("advisor")
-
-
-def metadata_path(checkpoint: Path) -> Path:
-    return checkpoint.with_suffix(".json")
-
-
-def read_metadata(checkpoint: Path) -> dict:
-    """The JSON beside a checkpoint ({} when absent; a clear error when corrupt)."""
-    side = metadata_path(checkpoint)
-    if not side.exists():
-        return {}
-    try:
-        meta = json.loads(side.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ValueError(f"checkpoint metadata {side} is corrupt: {error}") from None
-    if not isinstance(meta, dict):
-        raise ValueError(f"checkpoint metadata {side} is corrupt: not a JSON object")
-    return meta
-
-
-def read_checkpoint_json(path: Path) -> dict[str, Any]:
-    """The JSON beside a safe checkpoint, checked field by field."""
-    side = metadata_path(path)
-    if not side.is_file():
-        raise ValueError(
-            f"checkpoint {path} has no {side.name} beside it: it describes the network and "
-            "the game the tensors are for"
-        )
-    meta = read_metadata(path)
-    problem = format_problem(meta)
-    if problem:
-        raise ValueError(f"checkpoint metadata {side} is not a {FORMAT} description: {problem}")
-    return meta
-
-
-def format_problem(meta: dict[str, Any]) -> str | None:
-    """What is wrong with a safe checkpoint's JSON (None when nothing is)."""
-    if meta.get("format") != FORMAT:
-        return f"format is {meta.get('format')!r}, not {FORMAT!r}"
-    if meta.get("format_version") != FORMAT_VERSION:
-        return f"format_version is {meta.get('format_version')!r}; this reads {FORMAT_VERSION}"
-    if not isinstance(meta.get("env"), str) or not _positive_int(meta.get("num_players")):
-        return "env must be a game name and num_players a positive integer"
-    network = meta.get("policy")
-    if not isinstance(network, dict):
-        return "policy must be an object describing the network"
-    if network.get("class") not in POLICY_CLASSES:
-        return f"policy.class {network.get('class')!r} is not one of {', '.join(POLICY_CLASSES)}"
-    sizes = (network.get("observation_size"), network.get("num_actions"))
-    if not all(_positive_int(size) for size in sizes):
-        return "policy.observation_size and policy.num_actions must be positive integers"
-    if not _layers(network.get("net_arch")):
-        return "policy.net_arch must be a list of layer widths or {'pi': [...], 'vf': [...]}"
-    if network.get("activation") not in ACTIVATIONS:
-        return f"policy.activation {network.get('activation')!r} is not one of {ACTIVATIONS}"
-    if not (network.get("advisor") is None or isinstance(network.get("advisor"), str)):
-        return "policy.advisor must be an agent kind or null"
-    return None
-
-
-def _positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def _layers(arch: Any) -> bool:
-    """A net_arch SB3 builds: a list of widths, or separate ones for the actor and critic."""
-    if isinstance(arch, dict):
-        return set(arch) == {"pi", "vf"} and all(_layers(widths) for widths in arch.values())
-    return isinstance(arch, list) and all(_positive_int(width) for width in arch)

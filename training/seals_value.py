@@ -26,7 +26,7 @@ import numpy as np
 from agents.seals import HeuristicAgent
 from agents.seals_value import LAYERS, WEIGHTS, take_features
 from card_envs import make
-from training.cli import new_run_dir
+from training.config import new_run_dir
 
 
 def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:

@@ -14,9 +14,9 @@ import gymnasium
 import numpy as np
 
 from agents import Agent, make_agent
+from agents.policy import PolicyAgent, with_advice
 from card_envs import make
 from card_envs.core.env import EnvInfo
-from training.policy import PolicyAgent, with_advice
 
 AgentFactory = Callable[[EnvInfo, int], Agent]
 

@@ -23,7 +23,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from card_envs.registry import env_names
-from training.cli import DEFAULTS
+from training.config import DEFAULTS
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 

@@ -28,20 +28,19 @@ from stable_baselines3.common.utils import FloatSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
+from agents.advised_policy import AdvisedPolicy
 from agents.match import win_share
-from card_envs import make
-from training.advised_policy import AdvisedPolicy
-from training.cli import SELF
-from training.imitation import clone, collect_demonstrations, merge
-from training.policy import (
+from agents.policy import (
     PolicyAgent,
     check_checkpoint_path,
-    check_out,
     load_policy,
     load_sb3_zip,
     read_metadata,
-    save_policy,
 )
+from card_envs import make
+from training.config import SELF
+from training.imitation import clone, collect_demonstrations, merge
+from training.policy import check_out, save_policy
 from training.single_agent import OpponentPool, SingleAgentEnv
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds

@@ -6,7 +6,7 @@
 Every seat is an RLlib agent of one multi-agent env (RLlib's PettingZoo wrapper over the AEC
 env); ``--policy shared`` trains one network for all seats (self-play), ``per-seat`` one per
 seat. ``--out`` receives the algorithm checkpoint with ``card_envs_meta.json`` beside it, which
-:func:`training.rllib.agent.load_rllib_agent` (and so the arena) loads. Ray is imported only
+:func:`agents.rllib.load_rllib_agent` (and so the arena) loads. Ray is imported only
 when the command runs; install it with ``pip install card-envs[rllib]``. Scaling:
 ``docs/scaling.md``.
 """
@@ -24,10 +24,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from agents.policy import PickleCheckpointWarning
+from agents.rllib import INSTALL_HINT, META_FILE, load_rllib_agent
 from card_envs.registry import env_names, make, player_counts
-from training.policy import PickleCheckpointWarning
-from training.rllib import INSTALL_HINT
-from training.rllib.agent import META_FILE, load_rllib_agent
 from training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
 
 # The run settings saved in the metadata beside the checkpoint.
@@ -60,7 +59,7 @@ def build_config(args: argparse.Namespace, num_players: int):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from training.rllib.module import MaskedPPOTorchRLModule
+    from agents.rllib_module import MaskedPPOTorchRLModule
 
     spec = RLModuleSpec(
         module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [args.width] * 2}

@@ -17,15 +17,15 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from agents.policy import untrusted_message, warn_unpickling
 from card_envs.core.env import EnvInfo
-from training.policy import untrusted_message, warn_unpickling
-from training.rllib import INSTALL_HINT
 
 META_FILE = "card_envs_meta.json"
+INSTALL_HINT = "pip install 'card-envs[rllib]'"  # the extra holding Ray and RLlib
 
 
 class RLlibAgent(Agent):
-    """Acts greedily from a :class:`~training.rllib.module.MaskedPPOTorchRLModule`."""
+    """Acts greedily from a :class:`~agents.rllib_module.MaskedPPOTorchRLModule`."""
 
     name = "rllib"
 
@@ -94,7 +94,7 @@ def _load_module(module_dir: Path, path: Path) -> Any:
         raise ModuleNotFoundError(
             f"loading the RLlib checkpoint {path} needs Ray: {INSTALL_HINT}"
         ) from error
-    from training.rllib.module import MaskedPPOTorchRLModule
+    from agents.rllib_module import MaskedPPOTorchRLModule
 
     try:
         module = RLModule.from_checkpoint(str(module_dir))
