@@ -1,22 +1,20 @@
-"""The ``card-envs`` command: ``list``, ``demo``, ``docs`` and the tools registered below."""
+"""The ``card-envs`` command: ``list``, ``demo`` and the subcommands registered as entry points.
+
+A module adds subcommands by naming its ``add_parser(subparsers)`` (which sets ``func`` on each
+parser it adds) in the ``card_envs.commands`` entry-point group of ``pyproject.toml``, so this
+module names none of them: the tools and training register themselves.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import EntryPoint, entry_points
 
 from card_envs.registry import env_names, make, player_counts
 
-# Modules that add a subcommand: each has ``add_parser(subparsers)`` setting ``func``.
-TOOL_MODULES: tuple[str, ...] = (
-    "card_envs.tools.arena",
-    "card_envs.tools.bench",
-    "card_envs.tools.play",
-    "training.cli",
-    "training.rllib.train",
-)
+COMMANDS_GROUP = "card_envs.commands"  # the entry-point group of the subcommands
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -48,15 +46,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_docs(args: argparse.Namespace) -> int:
-    from card_envs.core.docs import stale_pages
-
-    stale = stale_pages(write=not args.check)
-    if args.check and stale:
-        print("out of date: " + ", ".join(stale))
-        return 1
-    print("updated: " + ", ".join(stale) if stale else "docs are up to date")
-    return 0
+def registered_commands() -> list[EntryPoint]:
+    """The installed ``card_envs.commands`` entry points, by name (the order of ``--help``)."""
+    return sorted(entry_points(group=COMMANDS_GROUP), key=lambda point: point.name)
 
 
 # Plain text for --help: the module docstring's reST markup would show as is.
@@ -69,14 +61,10 @@ DEMO_DESCRIPTION = (
     "Play one seeded game of random legal moves (or one per game with 'all') and print the "
     "final table as text."
 )
-DOCS_DESCRIPTION = (
-    "Regenerate the tables of docs/<game>.md that come from the code (observation pieces, "
-    "action ids), or with --check list the pages that are out of date."
-)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``card-envs`` parser with every subcommand, the tools' included."""
+    """The ``card-envs`` parser with every subcommand, the registered ones included."""
     parser = argparse.ArgumentParser(prog="card-envs", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     listing = sub.add_parser("list", help="registered environments", description=LIST_DESCRIPTION)
@@ -91,13 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=None, help="default: the game's")
     demo.add_argument("--verbose", action="store_true", help="print every move")
     demo.set_defaults(func=cmd_demo)
-    docs = sub.add_parser(
-        "docs", help="regenerate the tables in docs/<game>.md", description=DOCS_DESCRIPTION
-    )
-    docs.add_argument("--check", action="store_true", help="fail if a page is out of date")
-    docs.set_defaults(func=cmd_docs)
-    for module in TOOL_MODULES:
-        importlib.import_module(module).add_parser(sub)
+    for point in registered_commands():
+        point.load()(sub)
     return parser
 
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
 from card_envs import make
-from card_envs.core.docs import stale_pages
 from card_envs.core.errors import IllegalActionError
 from card_envs.core.game import win_rewards
 from card_envs.registry import env_module
+from card_envs.tools.docs import stale_pages
 
 cases = pytest.mark.parametrize(("name", "num_players"), ENV_CASES, ids=CASE_IDS)
 property_settings = settings(

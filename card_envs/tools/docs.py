@@ -1,25 +1,41 @@
-"""Generated sections of ``docs/<game>.md``: the tables come from the specs, never by hand.
+"""``card-envs docs``: the generated sections of ``docs/<game>.md``, whose tables come from the
+specs, never by hand.
 
 A page marks each generated block with ``<!-- generated:NAME -->`` ... ``<!-- /generated -->``;
 ``card-envs docs`` rewrites them and ``card-envs docs --check`` (run by the tests) fails when a
-page and the code disagree.
+page and the code disagree. The pages live in a source checkout, not in the installed package,
+so the folder is given (default: ``docs/`` under the current directory).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
+from typing import Any
 
 from card_envs.core.env import CardEnv
 from card_envs.registry import env_module, env_names
 
-DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 _BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n).*?(<!-- /generated -->)", re.S)
 
 
-def doc_path(env_name: str) -> Path:
-    """``docs/seamless.md`` for ``seamless_v0``."""
-    return DOCS_DIR / f"{env_name.rsplit('_v', 1)[0]}.md"
+def docs_dir(path: str | Path | None = None) -> Path:
+    """The docs folder to read: ``path``, or ``docs/`` under the current directory. A
+    FileNotFoundError says which folder was looked for when it is not there."""
+    folder = Path("docs") if path is None else Path(path)
+    if not folder.is_dir():
+        where = f"{folder.resolve()}" + (" (the default: docs/ here)" if path is None else "")
+        raise FileNotFoundError(
+            f"no docs folder at {where}: run from the root of a card-envs checkout or give "
+            "--docs-dir DIR, the folder that holds the game pages (seamless.md ...)"
+        )
+    return folder
+
+
+def doc_path(folder: Path, env_name: str) -> Path:
+    """``folder/seamless.md`` for ``seamless_v0``."""
+    return folder / f"{env_name.rsplit('_v', 1)[0]}.md"
 
 
 def generated_blocks(env_name: str) -> dict[str, str]:
@@ -103,11 +119,13 @@ def render_page(text: str, blocks: dict[str, str]) -> str:
     return _BLOCK.sub(fill, text)
 
 
-def stale_pages(write: bool = False) -> list[str]:
-    """Pages whose generated blocks differ from the code (rewritten when ``write``)."""
+def stale_pages(folder: str | Path | None = None, write: bool = False) -> list[str]:
+    """Pages of the docs ``folder`` (default: ``docs/`` here) whose generated blocks differ from
+    the code (rewritten when ``write``)."""
+    folder = docs_dir(folder)
     stale = []
     for name in env_names():
-        path = doc_path(name)
+        path = doc_path(folder, name)
         text = path.read_text() if path.exists() else ""
         blocks = generated_blocks(name)
         missing = [b for b in blocks if f"<!-- generated:{b} -->" not in text]
@@ -117,3 +135,33 @@ def stale_pages(write: bool = False) -> list[str]:
             if write and not missing:
                 path.write_text(fresh)
     return stale
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    stale = stale_pages(args.docs_dir, write=not args.check)
+    if args.check and stale:
+        print("out of date: " + ", ".join(stale))
+        return 1
+    print("updated: " + ", ".join(stale) if stale else "docs are up to date")
+    return 0
+
+
+DESCRIPTION = (
+    "Regenerate the tables of docs/<game>.md that come from the code (observation pieces, "
+    "action ids), or with --check list the pages that are out of date."
+)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``card-envs docs``."""
+    parser = subparsers.add_parser(
+        "docs", help="regenerate the tables in docs/<game>.md", description=DESCRIPTION
+    )
+    parser.add_argument("--check", action="store_true", help="fail if a page is out of date")
+    parser.add_argument(
+        "--docs-dir",
+        default=None,
+        metavar="DIR",
+        help="the folder holding the game pages (default: docs/ in the current directory)",
+    )
+    parser.set_defaults(func=cmd_docs)
