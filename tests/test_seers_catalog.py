@@ -4,16 +4,18 @@ and the meld generator against the independent detector."""
 from __future__ import annotations
 
 import ast
+import copy
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import random_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.match import win_share
-from card_envs import make
+from card_envs import make, seers_catalog_v0
 from card_envs.core.errors import IllegalActionError
 from card_envs.seers_catalog.rules import SeersCatalogGame, parse_cards, round_score
 from card_envs.seers_catalog.rules.cards import (
@@ -642,3 +644,34 @@ def test_the_text_module_does_not_import_the_game():
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     ]
     assert not [m for m in imported if m.endswith("rules.game")]
+
+
+def test_a_new_round_is_exactly_a_fresh_deal():
+    """Every field of the state is the next round's deal once a round ends (the round start
+    assigns each field by name; a field it forgot would keep the old round's value)."""
+    game = SeersCatalogGame(3, num_rounds=2)
+    state = game.new_game(np.random.default_rng(7))
+    choose, deal_rng = np.random.default_rng(8), np.random.default_rng(9)
+    while state.round == 0:
+        legal = game.legal_actions(state)
+        before = copy.deepcopy(deal_rng)
+        game.apply(state, legal[choose.integers(len(legal))], deal_rng)
+    fresh = game._deal(before, 1, state.totals, state.round_scores)
+    assert state == fresh
+    assert [len(scores) for scores in state.round_scores] == [3]
+
+
+@pytest.mark.parametrize("reward_mode", ["win", "score"])
+def test_rewards_stay_in_the_range_the_metadata_declares(reward_mode):
+    """``metadata`` names the version and each reward mode's range (issue 17)."""
+    metadata = seers_catalog_v0.metadata
+    assert metadata["version"] == 0
+    low, high = metadata["reward_range" if reward_mode == "win" else "score_reward_range"]
+    rewards: list[float] = []
+    for seed in range(3):
+        env = seers_catalog_v0.env(reward_mode=reward_mode)
+        env.reset(seed=seed)
+        for action in random_steps(env, seed):
+            env.step(action)
+            rewards += env.rewards.values()
+    assert low <= min(rewards) < 0 < max(rewards) <= high

@@ -14,7 +14,7 @@ from helpers import random_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from card_envs import make
+from card_envs import make, unfortunate_events_v0
 from card_envs.core.errors import IllegalActionError
 from card_envs.unfortunate_events.encoding import UnfortunateEventsEncoding
 from card_envs.unfortunate_events.rules import SETS, UnfortunateEventsGame, parse_kinds, text
@@ -891,3 +891,19 @@ def test_the_text_module_does_not_import_the_game():
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     ]
     assert not [m for m in imported if m.endswith("rules.game")]
+
+
+@pytest.mark.parametrize("reward_mode", ["win", "score"])
+def test_rewards_stay_in_the_range_the_metadata_declares(reward_mode):
+    """``metadata`` names the version and each reward mode's range (issue 17)."""
+    metadata = unfortunate_events_v0.metadata
+    assert metadata["version"] == 0
+    low, high = metadata["reward_range" if reward_mode == "win" else "score_reward_range"]
+    rewards: list[float] = []
+    for seed in range(3):
+        env = unfortunate_events_v0.env(reward_mode=reward_mode)
+        env.reset(seed=seed)
+        for action in random_steps(env, seed):
+            env.step(action)
+            rewards += env.rewards.values()
+    assert low <= min(rewards) < 0 < max(rewards) <= high

@@ -45,7 +45,6 @@ MELD_KINDS = (
 )
 ADD_INDEX = {kind: i for i, kind in enumerate(MELD_KINDS)}  # kind -> index in "add"
 RUN_TOPS = range(MIN_VALUE + MIN_RUN - 1, MAX_VALUE + 1)
-FINISH_BLOCKS = ("play_value", "play_run", "play_artifact")
 
 
 def finish_action(finish: Finish) -> tuple[str, int]:

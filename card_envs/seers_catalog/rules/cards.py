@@ -64,7 +64,6 @@ NUM_CODES = ARTIFACT_BASE + len(ARTIFACTS)
 WILD = WILD_BASE  # the kind of every wild
 NUM_KINDS = NUM_SUITED + 1 + len(ARTIFACTS)
 KIND = tuple(c if c < WILD_BASE else WILD if c < ARTIFACT_BASE else c - 4 for c in range(NUM_CODES))
-SUIT_NAMES = ("plum", "green", "teal", "amber", "rose")
 SUIT_LETTERS = "PGTAR"
 
 

@@ -33,6 +33,7 @@ from card_envs.seers_catalog.rules.cards import (
     GO_FIRST,
     KIND,
     LENS,
+    MAX_VALUE,
     NUM_CODES,
     ROD,
     WILD,
@@ -91,6 +92,10 @@ def bits(codes: Sequence[int]) -> int:
     for code in codes:
         mask |= 1 << code
     return mask
+
+
+# The lowest and highest round score: no hand holds more than every card; the best is a lone 13.
+ROUND_SCORE_RANGE = (-NUM_CODES, MAX_VALUE - 1)
 
 
 def round_score(hand: Sequence[int]) -> int:
@@ -528,7 +533,23 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             state.totals, state.round_scores, state.over = totals, history, True
             state.pending = []
             return
-        state.__dict__.update(self._deal(rng, state.round + 1, totals, history).__dict__)
+        self._next_round(state, self._deal(rng, state.round + 1, totals, history))
+
+    @staticmethod
+    def _next_round(state: SeersCatalogState, fresh: SeersCatalogState) -> None:
+        """``state`` becomes the freshly dealt round ``fresh``, field by named field (the
+        game's totals and score history came with the deal; this round's history starts empty)."""
+        state.round, state.hands = fresh.round, fresh.hands
+        state.removed, state.undealt = fresh.removed, fresh.undealt
+        state.leader, state.turn, state.passed = fresh.leader, fresh.turn, fresh.passed
+        state.known, state.totals, state.round_scores = (
+            fresh.known,
+            fresh.totals,
+            fresh.round_scores,
+        )
+        state.table, state.aside, state.pending = fresh.table, fresh.aside, fresh.pending
+        state.stuck, state.over = fresh.stuck, fresh.over
+        state.artifacts_played, state.lens_looks = fresh.artifacts_played, fresh.lens_looks
 
     # -- results ------------------------------------------------------------------------------
     def is_over(self, state: SeersCatalogState) -> bool:
