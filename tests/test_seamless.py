@@ -431,3 +431,72 @@ def test_metadata_declares_version_and_reward_ranges():
         env.step(action)
         seen += env.rewards.values()
     assert low <= min(seen) and max(seen) <= high and max(seen) > 0
+
+
+# -- chance as data: every round's deal scripted in deal["chance"]["deal"] ---------------------
+
+
+def round_deal(hands_text: list[str], trump_card: str) -> list:
+    """One outcome of the ``deal`` event: the four hands and the dealer's revealed card."""
+    return [[parse_cards(h) for h in hands_text], parse_card(trump_card)]
+
+
+def test_a_scripted_second_round_is_dealt_as_written_and_draws_nothing():
+    """Round 2 is dealt by seat 1: script it (seat 1 holds the diamonds) and play round 1 out."""
+    first, second = round_deal(mixed_deal(), "2C"), round_deal(BY_SUIT, "5D")
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    game = SeamlessGame(max_rounds=2)
+    state = game.new_game(rng, {"chance": {"deal": [first, second]}})
+    assert state.hands == first[0] and state.trump == CLUBS and state.dealer == 0
+    while state.round == 0:
+        game.apply(state, game.legal_actions(state)[0], rng)
+    assert state.dealer == 1 and state.trump == DIAMONDS and state.trump_card == parse_card("5D")
+    assert state.hands == second[0]
+    assert rng.bit_generator.state == before  # every deal came from the script
+    assert game.deal_record(state) == {"chance": {"deal": [first, second]}}
+
+
+def test_a_hand_written_round_one_is_the_first_round_outcome_of_the_record():
+    deal = deal_from(BY_SUIT, "2S", dealer=3)
+    game = SeamlessGame()
+    record = game.deal_record(game.new_game(np.random.default_rng(1), deal))
+    assert record["dealer"] == 3
+    assert record["chance"]["deal"] == [[deal["hands"], deal["trump_card"]]]
+    replayed = game.new_game(np.random.default_rng(2), record)
+    assert replayed.hands == game.new_game(np.random.default_rng(3), deal).hands
+
+
+def test_a_malformed_scripted_round_is_a_clear_error_before_anything_is_dealt():
+    game = SeamlessGame()
+    first = round_deal(BY_SUIT, "2C")
+    wrong_trump = round_deal(mixed_deal(), "2C")  # round 2's dealer is seat 1, 2C is seat 0's
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    with pytest.raises(
+        ValueError,
+        match=r"deal\['chance'\]\['deal'\]\[1\]\[1\] must"
+        r" be in the dealer's hand \(seat 1\)",
+    ):
+        game.new_game(rng, {"chance": {"deal": [first, wrong_trump]}})
+    with pytest.raises(ValueError, match=r"deal\['chance'\]\['deal'\]\[0\] must be a round's"):
+        game.new_game(rng, {"chance": {"deal": [first[0]]}})
+    with pytest.raises(
+        ValueError, match=r"deal\['chance'\]\['deal'\]\[0\]\[0\]\[0\] must be a list of 13"
+    ):
+        game.new_game(rng, {"chance": {"deal": [[BY_SUIT, first[1]]]}})
+    with pytest.raises(ValueError, match="already give"):
+        game.new_game(rng, {**deal_from(BY_SUIT, "2C"), "chance": {"deal": [first]}})
+    with pytest.raises(ValueError, match="unknown events"):
+        game.new_game(rng, {"chance": {"round": []}})
+    assert rng.bit_generator.state == before
+
+
+def test_resampled_states_carry_no_chance_log_or_script():
+    """The log holds the true hands and the script the future deals: neither is the observer's."""
+    game = SeamlessGame()
+    script = [round_deal(BY_SUIT, "2C"), round_deal(BY_SUIT, "2D")]
+    state = game.new_game(RNG, {"chance": {"deal": script}})
+    resampled = game.resample_hidden(state, 0, np.random.default_rng(0))
+    assert resampled.chance.log == {} and resampled.chance.script == {}
+    assert state.chance.script["deal"]  # the original keeps its script

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import (
     check_codes,
     check_deal,
@@ -19,6 +20,7 @@ from card_envs.core.deal import (
     check_list,
     check_once,
     check_seat,
+    show,
 )
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionSpec
@@ -42,6 +44,13 @@ MAX_ROUNDS = 5
 
 # Who may lead trump on trick 1 (the ruling, and the rulebook's other reading).
 TRUMP_LEAD_RULES = ("no_other_suit", "void_in_a_suit")
+
+DEAL_KEYS = ("hands", "trump_card", "dealer", "chance")
+ROUND_KEYS = ("hands", "trump_card")  # the keys of a round 1 written by hand
+# The chance event: one round's deal, [hands, trump_card]. A list, not a dict: a string equal
+# to a state attribute's name would be shared with it in the state but not in an unpickled
+# copy, so the two would pickle differently.
+DEAL = "deal"
 
 
 class SeamlessGame(Game[SeamlessState]):
@@ -82,49 +91,108 @@ class SeamlessGame(Game[SeamlessState]):
 
     # -- dealing ------------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeamlessState:
-        """Round 1 dealt by seat 0; ``deal={"hands": [[13 codes] x 4], "trump_card": code}``
-        (and optionally ``"dealer"``) fixes the first deal."""
-        state = SeamlessState(totals=[0] * self.num_players)
-        if deal is None:
-            dealer = 0
-            hands, trump_card = self._shuffle_and_deal(rng, dealer)
-        else:
-            hands, trump_card, dealer = self._checked_deal(deal)
+        """Round 1 dealt by seat 0. ``deal={"hands": [[13 codes] x 4], "trump_card": code}``
+        (and optionally ``"dealer"``) fixes the first deal; ``deal["chance"]["deal"]`` scripts
+        every round's deal instead (see :meth:`_checked_deal`)."""
+        written, dealer, script = self._checked_deal(deal)
+        chance = ChanceLog(script)
+        if written is None:
+            hands, trump_card = self._deal_round(chance, rng, dealer)
+        else:  # logged as the first round's outcome, so the record replays it
+            outcome = chance.take(rng, DEAL, lambda _: written, lambda given: given)
+            hands, trump_card = _round_cards(outcome)
+        state = SeamlessState(totals=[0] * self.num_players, chance=chance)
         self._start_round(state, 0, dealer, hands, trump_card)
         return state
 
-    def _shuffle_and_deal(
-        self, rng: np.random.Generator, dealer: int
+    def deal_record(self, state: SeamlessState) -> dict[str, Any]:
+        """Every round's deal, and the first dealer when it was not seat 0."""
+        record: dict[str, Any] = {"chance": state.chance.record()}
+        first_dealer = (state.dealer - state.round) % self.num_players
+        if first_dealer:
+            record["dealer"] = first_dealer
+        return record
+
+    def _deal_round(
+        self, chance: ChanceLog, rng: np.random.Generator, dealer: int
     ) -> tuple[list[list[int]], int]:
+        """The next round's hands and trump card: scripted, or shuffled and dealt from ``rng``."""
+        index = len(chance.log.get(DEAL, []))
+        outcome = chance.take(
+            rng,
+            DEAL,
+            lambda r: self._shuffle_and_deal(r, dealer),
+            lambda given: self._checked_outcome(given, f"deal['chance']['deal'][{index}]", dealer),
+        )
+        return _round_cards(outcome)
+
+    def _shuffle_and_deal(self, rng: np.random.Generator, dealer: int) -> list[Any]:
         """Deal one card at a time clockwise from the dealer's left; the last goes to the dealer
-        and is revealed as the trump card."""
+        and is revealed as the trump card. The outcome: [hands (sorted), trump card]."""
         n = self.num_players
         deck = shuffled_deck(rng)
         hands: list[list[int]] = [[] for _ in range(n)]
         for i, card in enumerate(deck):
             hands[(dealer + 1 + i) % n].append(card)
-        return hands, deck[-1]
+        return [[sorted(hand) for hand in hands], deck[-1]]
 
-    def _checked_deal(self, deal: Any) -> tuple[list[list[int]], int, int]:
-        """The deal's hands, trump card and dealer, or an error naming the key at fault."""
+    def _checked_deal(self, deal: Any) -> tuple[list[Any] | None, int, dict[str, list]]:
+        """The hand-written round 1 (or ``None``), the first dealer and the checked chance
+        script, or an error naming the key at fault. A hand-written round 1 is the first
+        ``deal`` outcome, so ``deal["chance"]`` may not script deals too."""
+        if deal is None:
+            return None, 0, {}
+        by_hand = isinstance(deal, dict) and ("hands" in deal or "trump_card" in deal)
+        check_deal(deal, DEAL_KEYS, required=ROUND_KEYS if by_hand else ())
+        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", self.num_players)
+        written = None
+        if by_hand:
+            keys = ("deal['hands']", "deal['trump_card']")
+            written = self._checked_round(deal["hands"], deal["trump_card"], keys, dealer)
         n = self.num_players
-        check_deal(deal, ("hands", "trump_card", "dealer"), required=("hands", "trump_card"))
-        raw = check_list(deal["hands"], "deal['hands']", n, "hands")
+        script = chance_script(deal, (DEAL,))
+        deals = script.get(DEAL, [])
+        if written is not None and deals:
+            raise ValueError(
+                "deal['chance']['deal'] scripts round 1, which deal['hands'] and "
+                "deal['trump_card'] already give: script every round in deal['chance']['deal'] "
+                "(round 1 first), or only round 1 in deal['hands'] and deal['trump_card']"
+            )
+        if deals:
+            script[DEAL] = [
+                self._checked_outcome(outcome, f"deal['chance']['deal'][{i}]", (dealer + i) % n)
+                for i, outcome in enumerate(deals)
+            ]
+        return written, dealer, script
+
+    def _checked_outcome(self, outcome: Any, key: str, dealer: int) -> list[Any]:
+        """A scripted round's deal ``[hands, trump_card]``, or a ``ValueError`` naming ``key``."""
+        if not isinstance(outcome, list | tuple) or len(outcome) != 2:
+            raise ValueError(
+                f"{key} must be a round's deal [hands, trump_card]: 4 lists of 13 card codes "
+                f"and a code in the dealer's hand, got {show(outcome)}"
+            )
+        return self._checked_round(outcome[0], outcome[1], (f"{key}[0]", f"{key}[1]"), dealer)
+
+    def _checked_round(
+        self, raw_hands: Any, raw_trump: Any, keys: tuple[str, str], dealer: int
+    ) -> list[Any]:
+        """One round's deal as plain data ``[hands, trump_card]``, or a ``ValueError`` naming
+        the key at fault (``keys`` name the hands and the trump card)."""
+        hands_key, trump_key = keys
+        raw = check_list(raw_hands, hands_key, self.num_players, "hands")
         hands = [
-            check_codes(hand, f"deal['hands'][{seat}]", DECK_SIZE, TRICKS_PER_ROUND)
+            check_codes(hand, f"{hands_key}[{seat}]", DECK_SIZE, TRICKS_PER_ROUND)
             for seat, hand in enumerate(raw)
         ]
-        check_once((c for hand in hands for c in hand), "deal['hands']", card_name)
-        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", n)
-        trump_card = check_int(
-            deal["trump_card"], "deal['trump_card']", 0, DECK_SIZE - 1, "a card code"
-        )
+        check_once((c for hand in hands for c in hand), hands_key, card_name)
+        trump_card = check_int(raw_trump, trump_key, 0, DECK_SIZE - 1, "a card code")
         if trump_card not in hands[dealer]:
             raise ValueError(
-                f"deal['trump_card'] must be in the dealer's hand (seat {dealer}), "
+                f"{trump_key} must be in the dealer's hand (seat {dealer}), "
                 f"got {card_name(trump_card)} ({trump_card})"
             )
-        return hands, trump_card, dealer
+        return [hands, trump_card]
 
     def _start_round(
         self,
@@ -255,7 +323,7 @@ class SeamlessGame(Game[SeamlessState]):
             state.over = True
             return
         dealer = (state.dealer + 1) % self.num_players
-        hands, trump_card = self._shuffle_and_deal(rng, dealer)
+        hands, trump_card = self._deal_round(state.chance, rng, dealer)
         self._start_round(state, state.round + 1, dealer, hands, trump_card)
 
     # -- results ------------------------------------------------------------------------------
@@ -301,8 +369,11 @@ class SeamlessGame(Game[SeamlessState]):
     def resample_hidden(
         self, state: SeamlessState, observer: int, rng: np.random.Generator
     ) -> SeamlessState:
-        """Redeal the other hands' cards among them, keeping sizes and the revealed trump card."""
+        """Redeal the other hands' cards among them, keeping sizes and the revealed trump card.
+        The copy's chance log starts empty: the deals it logged show the true hands, and its
+        script the future, neither of which ``observer`` may know (later deals are drawn)."""
         new = self.clone(state)
+        new.chance = ChanceLog()
         others = [p for p in range(self.num_players) if p != observer]
         pool = [c for p in others for c in new.hands[p] if c != new.trump_card]
         pool = [pool[i] for i in rng.permutation(len(pool))]
@@ -322,3 +393,9 @@ class SeamlessGame(Game[SeamlessState]):
     def _table(self, state: SeamlessState, visible: range | tuple[int, ...]) -> str:
         winner = self.winners(state)[0] if state.over else EMPTY
         return table(state, visible, self.max_rounds, winner, self.current_player(state))
+
+
+def _round_cards(outcome: list[Any]) -> tuple[list[list[int]], int]:
+    """A round's hands (fresh lists: play must not edit the logged outcome) and trump card."""
+    hands, trump_card = outcome
+    return [list(hand) for hand in hands], trump_card

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from card_envs.core.chance import ChanceLog
 from card_envs.seamless.rules.cards import EMPTY
 from card_envs.seamless.rules.scoring import RowScore
 
@@ -31,3 +32,4 @@ class SeamlessState:
     totals: list[int] = field(default_factory=list)  # one per seat, kept across rounds
     last_round: list[RowScore] = field(default_factory=list)
     over: bool = False
+    chance: ChanceLog = field(default_factory=ChanceLog)  # every round's deal, scripted or drawn
