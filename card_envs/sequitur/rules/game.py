@@ -199,27 +199,29 @@ class SequiturGame(Game[SequiturState]):
         """Secret goals are always kept; in solo one public goal of the two must be kept."""
         return state.phase == SETUP or self.solo
 
-    def rule_violation(self, state: SequiturState, block: str, k: int) -> str | None:
-        """Why the ``k``-th action of ``block`` breaks the rules now: the decision asks for
+    def rule_violation(self, state: SequiturState, block: str, index: int) -> str | None:
+        """Why the ``index``-th action of ``block`` breaks the rules now: the decision asks for
         another block, or the block's own check (goal decks, rack, claims, spelling) fails."""
         expected = self._decision_blocks[state.decision]
         if block not in expected:
             return f"now choose {DECISIONS[state.decision]} ({', '.join(expected)}), not {block}"
         match block:
             case "colour":
-                return None if self.goal_decks.has_goals(state, k) else "that goal deck is used up"
+                return (
+                    None if self.goal_decks.has_goals(state, index) else "that goal deck is used up"
+                )
             case "keep":
-                return None if k < len(state.drawn) else "only one goal card was drawn"
+                return None if index < len(state.drawn) else "only one goal card was drawn"
             case "discard":
                 return "this goal card must be kept" if self._must_keep(state) else None
             case "place":
                 return None
             case "pass" | "move_inside" | "move_outside" | "swap" | "exchange" | "extend":
-                return rack.card_violation(state, block, k)
+                return rack.card_violation(state, block, index)
             case "claim":
-                return claims.claim_violation(state, k, self.goal_decks, self.dictionary)
+                return claims.claim_violation(state, index, self.goal_decks, self.dictionary)
             case _:  # spell, spell_nothing, blank, q_mode
-                return spelling.spell_violation(state, block, k, self.dictionary)
+                return spelling.spell_violation(state, block, index, self.dictionary)
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SequiturState, action: int, rng: np.random.Generator) -> None:
