@@ -706,3 +706,81 @@ def test_metadata_declares_version_and_reward_ranges():
             env.step(action)
             seen += env.rewards.values()
     assert low <= min(seen) and max(seen) <= high and max(seen) > 0
+
+
+# -- chance as data: every shuffle scripted in deal["chance"]["shuffle"] ----------------------
+
+SIXES = {"hands": ["R6 Y6 G6", ""], "row": "B6 P9 P8 Rc"}  # seat 0 shows four 6s at once
+
+
+def left_out(*names: str) -> list[int]:
+    """The codes of every card not named, in code order (a shuffle outcome, top card first)."""
+    named = parse_cards(" ".join(names))
+    return [c for c in range(DECK_SIZE) if c not in named]
+
+
+def test_a_scripted_second_shuffle_deals_the_next_round_as_written_and_draws_nothing():
+    """Seat 0 wins round 1; round 2 is started by seat 1 from the scripted pile, whose four top
+    cards (Y1 Y2 Y3 Y4) fill the row: every card is yellow, so 'take yellow' takes all four."""
+    first = left_out("R6 Y6 G6 B6 P9 P8 Rc")  # round 1 shuffles what the deal leaves out
+    second = parse_cards("Y1 Y2 Y3 Y4") + left_out("Y1 Y2 Y3 Y4")
+    game, rng = SealsGame(2), np.random.default_rng(0)
+    before = rng.bit_generator.state
+    state = game.new_game(rng, {**SIXES, "chance": {"shuffle": [first, second]}})
+    assert state.pile[::-1][:3] == first[:3]  # the pile's top is the LAST element
+    play(game, state, rng, "take 6s", "reveal four 6s", "end turn")
+    assert state.round == 1 and state.player == 1
+    assert state.row == parse_cards("Y1 Y2 Y3 Y4") and state.pile == second[4:][::-1]
+    play(game, state, rng, "take yellow")
+    assert state.hands[1] == parse_cards("Y1 Y2 Y3 Y4") and rng.bit_generator.state == before
+    record = game.deal_record(state)
+    assert record["chance"] == {"shuffle": [first, second]}
+    assert record["hands"] == [parse_cards("R6 Y6 G6"), []] and "blasons" not in record
+
+
+def test_a_malformed_scripted_shuffle_is_a_clear_error_before_anything_is_dealt():
+    game, rng = SealsGame(2), np.random.default_rng(0)
+    before = rng.bit_generator.state
+    first = left_out("R6 Y6 G6 B6 P9 P8 Rc")
+    for shuffles, message in [
+        (
+            [first, left_out("Y4")],
+            r"deal\['chance'\]\['shuffle'\]\[1\] must list each of the 57"
+            r" cards shuffled into the pile once, top card first; missing: Y4",
+        ),
+        ([[*first, parse_cards("B6")[0]]], r"deal\['chance'\]\['shuffle'\]\[0\]\[50\]: card"),
+        ([first, 7], r"deal\['chance'\]\['shuffle'\]\[1\] must be a list of card names"),
+        ([first, "R1 X7"], r"deal\['chance'\]\['shuffle'\]\[1\]"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            game.new_game(rng, {**SIXES, "chance": {"shuffle": shuffles}})
+    with pytest.raises(ValueError, match="unknown events"):
+        game.new_game(rng, {"chance": {"pile": []}})
+    assert rng.bit_generator.state == before
+
+
+def test_a_whole_game_record_replays_from_a_hand_written_deal():
+    deal = {**SIXES, "pile": ["Rc", "G2"], "blasons": [1, 0], "starter": 1, "counter": 4}
+    game, rng = SealsGame(2), np.random.default_rng(3)
+    state, states, actions = game.new_game(rng, deal), [], []
+    while not state.over:
+        actions.append(game.legal_actions(state)[rng.integers(len(game.legal_actions(state)))])
+        game.apply(state, actions[-1], rng)
+        states.append(repr(state))
+    record = game.deal_record(state)
+    assert len(record["chance"]["shuffle"]) > 1  # round 1's and the later rounds' shuffles
+    assert record["pile"] == parse_cards("Rc G2", parse_cards("Rc")) and record["counter"] == 4
+    replay = game.new_game(np.random.default_rng(4), record)
+    for action, seen in zip(actions, states, strict=True):
+        game.apply(replay, action, np.random.default_rng(5))
+        assert repr(replay).split("chance=")[0] == seen.split("chance=")[0]
+    assert game.deal_record(replay) == record
+
+
+def test_resampled_states_carry_no_chance_log_script_or_written_deal():
+    """They show the true pile and hands, and the scripted future: none is the observer's."""
+    game, state, _ = start(n=2, **SIXES)
+    state.chance.script["shuffle"] = [left_out()]
+    resampled = game.resample_hidden(state, 0, np.random.default_rng(0))
+    assert resampled.chance.log == {} and resampled.chance.script == {}
+    assert resampled.setup.hands is None and state.setup.hands is not None

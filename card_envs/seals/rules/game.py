@@ -9,10 +9,12 @@ or when the counter is empty; tied leaders then play up to 3 extra rounds among 
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
 
+from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import check_deal, check_int, check_list, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionSpec
@@ -25,6 +27,7 @@ from card_envs.seals.rules.cards import (
     NUM_VALUES,
     SYMBOL,
     SYMBOL_NAMES,
+    card_name,
     parse_cards,
     symbol_counts,
 )
@@ -48,11 +51,13 @@ from card_envs.seals.rules.state import (
     ROUND_COUNTER,
     TAKE,
     LastRound,
+    SealsSetup,
     SealsState,
 )
 from card_envs.seals.rules.text import table
 
-DEAL_KEYS = ("pile", "row", "hands", "blasons", "counter", "starter")
+DEAL_KEYS = ("pile", "row", "hands", "blasons", "counter", "starter", "chance")
+SHUFFLE = "shuffle"  # the chance event: a shuffled pile, its cards' codes top card first
 ROW_SIZE = 4
 TARGET_BLASONS = 5
 TIE_ROUNDS = 3
@@ -117,30 +122,36 @@ class SealsGame(Game[SealsState]):
         """Round 1, started by seat 0. ``deal`` may fix a position: a dict with any of
         ``"pile"`` (top card first), ``"row"``, ``"hands"`` (one list per seat), ``"blasons"``,
         ``"counter"`` and ``"starter"``; cards are codes or names (``"R7"``, ``"Bc"``), and the
-        cards it leaves out are shuffled under the given pile."""
+        cards it leaves out are shuffled under the given pile. ``deal["chance"]["shuffle"]``
+        scripts that shuffle and every later round's."""
         n = self.num_players
-        state = SealsState(n, pile=[], blasons=[0] * n)
-        if deal is None:
-            self._deal(state, rng)
-        else:
-            self._inject(state, deal, rng)
+        setup, script = self._checked_deal(deal)
+        hands = [list(hand) for hand in setup.hands or [[]] * n]
+        row, top = list(setup.row or ()), list(setup.pile or ())
+        state = SealsState(n, pile=[], chance=ChanceLog(script), setup=setup)
+        placed = {c for cards in (*hands, row, top) for c in cards}
+        state.pile = self._shuffled_pile(state.chance, rng, placed) + top[::-1]
+        state.row, state.hands = row, hands
+        state.symbols = [symbol_counts(hand) for hand in hands]
+        state.active = [True] * n
+        state.blasons = list(setup.blasons or [0] * n)
+        state.counter = ROUND_COUNTER if setup.counter is None else setup.counter
+        state.starter = setup.starter or 0
+        state.round = ROUND_COUNTER - state.counter
         self._start_turn(state, self.first_seat(state), rng)
         return state
 
-    def _deal(self, state: SealsState, rng: np.random.Generator) -> None:
-        """A fresh shuffle for the round: every seat in ``state.active`` empty-handed."""
-        n = state.num_players
-        state.pile = rng.permutation(DECK_SIZE).tolist()
-        state.row = []
-        state.hands = [[] for _ in range(n)]
-        state.symbols = [[0] * NUM_SYMBOLS for _ in range(n)]
-        state.revealed = [0] * NUM_SERIES
-        if not state.active:
-            state.active = [True] * n
+    def deal_record(self, state: SealsState) -> dict[str, Any]:
+        """Every shuffle of the game, and the position the deal wrote by hand (if any)."""
+        written = {key: value for key, value in asdict(state.setup).items() if value is not None}
+        return {**written, "chance": state.chance.record()}
 
-    def _inject(self, state: SealsState, deal: Any, rng: np.random.Generator) -> None:
-        """Set up the injected position, checked whole before the generator shuffles the rest."""
-        n = state.num_players
+    def _checked_deal(self, deal: Any) -> tuple[SealsSetup, dict[str, list]]:
+        """The hand-written position and the checked chance script, checked whole before the
+        generator shuffles the rest, or an error naming the key at fault."""
+        if deal is None:
+            return SealsSetup(), {}
+        n = self.num_players
         check_deal(deal, DEAL_KEYS)
         hands, row, top = _deal_cards(deal, n)
         raw_blasons = check_list(deal.get("blasons", [0] * n), "deal['blasons']", n, "counts")
@@ -152,13 +163,46 @@ class SealsGame(Game[SealsState]):
             deal.get("counter", ROUND_COUNTER), "deal['counter']", 1, ROUND_COUNTER, "a count"
         )
         starter = check_seat(deal.get("starter", 0), "deal['starter']", n)
-        seen = {c for cards in (*hands, row, top) for c in cards}
-        rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in seen]
-        state.pile, state.row, state.hands = rest + top[::-1], row, hands
-        state.symbols = [symbol_counts(hand) for hand in hands]
-        state.active = [True] * n
-        state.blasons, state.counter, state.starter = blasons, counter, starter
-        state.round = ROUND_COUNTER - state.counter
+        given = {
+            "hands": hands,
+            "row": row,
+            "pile": top,
+            "blasons": blasons,
+            "counter": counter,
+            "starter": starter,
+        }
+        setup = SealsSetup(**{key: value for key, value in given.items() if key in deal})
+        script = chance_script(deal, (SHUFFLE,))
+        placed = {c for cards in (*hands, row, top) for c in cards}
+        if script.get(SHUFFLE):  # round 1 shuffles the cards left out, later rounds all of them
+            script[SHUFFLE] = [
+                _checked_pile(pile, placed if i == 0 else set(), f"deal['chance']['shuffle'][{i}]")
+                for i, pile in enumerate(script[SHUFFLE])
+            ]
+        return setup, script
+
+    def _shuffled_pile(
+        self, chance: ChanceLog, rng: np.random.Generator, placed: set[int]
+    ) -> list[int]:
+        """Every card not ``placed`` in a shuffled pile, bottom card first as the state keeps
+        it: the chance event ``shuffle``, whose outcome lists the pile top card first."""
+        key = f"deal['chance']['shuffle'][{len(chance.log.get(SHUFFLE, []))}]"
+        outcome = chance.take(
+            rng,
+            SHUFFLE,
+            lambda r: [c for c in r.permutation(DECK_SIZE).tolist() if c not in placed][::-1],
+            lambda given: _checked_pile(given, placed, key),
+        )
+        return outcome[::-1]
+
+    def _deal(self, state: SealsState, rng: np.random.Generator) -> None:
+        """A fresh shuffle for the round: every seat in ``state.active`` empty-handed."""
+        n = state.num_players
+        state.pile = self._shuffled_pile(state.chance, rng, set())
+        state.row = []
+        state.hands = [[] for _ in range(n)]
+        state.symbols = [[0] * NUM_SYMBOLS for _ in range(n)]
+        state.revealed = [0] * NUM_SERIES
 
     def first_seat(self, state: SealsState) -> int:
         """The round's starter, or the next seat clockwise that plays this round."""
@@ -341,8 +385,10 @@ class SealsGame(Game[SealsState]):
     ) -> SealsState:
         """Reshuffle the pile together with the other hands (sizes kept), or only the pile
         under ``remember_takes``. A hand that is showing series (or whose reveal step itself
-        shows it can, under ``skip_forced_stop``) stays as it is."""
+        shows it can, under ``skip_forced_stop``) stays as it is. The copy keeps no chance log,
+        script or written deal: they show the true pile and hands, and the scripted future."""
         new = self.clone(state)
+        new.chance, new.setup = ChanceLog(), SealsSetup()
         showing = new.phase == REVEAL and (any(new.revealed) or self.skip_forced_stop)
         seats = [] if self.remember_takes else list(range(new.num_players))
         seats = [s for s in seats if s != observer and not (showing and s == new.player)]
@@ -364,6 +410,19 @@ class SealsGame(Game[SealsState]):
 
     def _table(self, state: SealsState, visible: range | tuple[int, ...]) -> str:
         return table(state, visible, self.winners(state))
+
+
+def _checked_pile(pile: Any, placed: set[int], key: str) -> list[int]:
+    """A shuffled pile (top card first) of every card not ``placed``, as codes, or a
+    ``ValueError`` naming ``key`` and the cards missing."""
+    codes = parse_cards(pile, sorted(placed), key)
+    if len(codes) != DECK_SIZE - len(placed):
+        missing = sorted(set(range(DECK_SIZE)) - placed - set(codes))
+        raise ValueError(
+            f"{key} must list each of the {DECK_SIZE - len(placed)} cards shuffled into the pile "
+            f"once, top card first; missing: {' '.join(map(card_name, missing))}"
+        )
+    return codes
 
 
 def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int], list[int]]:

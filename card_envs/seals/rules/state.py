@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from card_envs.core.chance import ChanceLog
 from card_envs.seals.rules.series import NUM_SERIES
 
 TAKE, REVEAL = 0, 1  # taking from the face-up row; showing series or ending the turn
@@ -18,6 +19,20 @@ class LastRound:
     winner: int = NO_ONE
     revealed: tuple[int, ...] = ()
     blasons: int = 0
+
+
+@dataclass
+class SealsSetup:
+    """The position a deal wrote by hand, as codes (``None``: a key the deal left out), kept so
+    that ``deal_record`` can give it back. A dataclass, not a dict: keys equal to the state's
+    attribute names would be shared with them in the state but not in an unpickled copy."""
+
+    hands: list[list[int]] | None = None
+    row: list[int] | None = None
+    pile: list[int] | None = None  # the top of the pile, top card first
+    blasons: list[int] | None = None
+    counter: int | None = None
+    starter: int | None = None
 
 
 @dataclass
@@ -40,3 +55,5 @@ class SealsState:
     revealed: list[int] = field(default_factory=lambda: [0] * NUM_SERIES)  # this turn's series
     last: LastRound = field(default_factory=LastRound)
     over: bool = False
+    chance: ChanceLog = field(default_factory=ChanceLog)  # every shuffled pile, scripted or drawn
+    setup: SealsSetup = field(default_factory=SealsSetup)  # what the deal wrote by hand
