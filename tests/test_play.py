@@ -13,7 +13,8 @@ import pytest
 from card_envs import env_names, make
 from card_envs.cli import main
 from card_envs.core.cards import card_name
-from card_envs.tools.play import parse_move, play_session
+from card_envs.tools import play
+from card_envs.tools.play import action_blocks, list_moves, parse_move, play_session, seen_move
 
 CLI = [sys.executable, "-m", "card_envs.cli"]
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,6 +66,113 @@ def test_moves_are_accepted_by_number_or_name(text, expected):
 def test_anything_else_is_refused_with_a_reason(text, message):
     picked = parse_move(text, [0, 1, 4], NAMES, no_reason)
     assert isinstance(picked, str) and message in picked
+
+
+# -- the docs' words for the action blocks ------------------------------------------------------
+def seals_parse(text: str, legal: list[int]) -> int | str:
+    actions = make("seals_v0").game.actions
+    return parse_move(text, legal, actions.names, no_reason, action_blocks(actions))
+
+
+def test_seals_stop_from_the_docs_is_end_turn():
+    """The docs' action table calls Seals' block `stop`; the move is named "end turn"."""
+    ids = make("seals_v0").game.actions.ids
+    assert seals_parse("stop", [ids["end turn"]]) == ids["end turn"]
+    assert seals_parse("end turn", [ids["end turn"]]) == ids["end turn"]
+    assert (
+        seals_parse("stop", [ids["take red"]]) == "end turn is not legal now: it is not your turn"
+    )
+
+
+def test_a_block_word_and_the_end_of_a_name_pick_a_move():
+    ids = make("seals_v0").game.actions.ids
+    legal = [ids["take red"], ids["take blue"], ids["take 7s"]]
+    assert seals_parse("take_colour red", legal) == ids["take red"]
+    assert seals_parse("take colour blue", legal) == ids["take blue"]
+    assert seals_parse("take_symbol", legal) == ids["take 7s"]  # the only legal one
+    assert "could be 2 moves (take red, take blue)" in seals_parse("take_colour", legal)
+    assert (
+        seals_parse("take_colour green", legal)
+        == "take green is not legal now: it is not your turn"
+    )
+    assert seals_parse("reveal", legal) == "no reveal move is legal now"
+
+
+@pytest.mark.parametrize("name", env_names())
+def test_every_one_move_block_of_the_docs_is_accepted_by_its_word(name):
+    actions = make(name).game.actions
+    page = (ROOT / "docs" / f"{name.removesuffix('_v0')}.md").read_text()
+    for block in actions.blocks:
+        assert f"`{block.name}`" in page, f"docs/{name}.md does not name block {block.name}"
+        if block.size == 1:
+            action = actions.start[block.name]
+            picked = parse_move(
+                block.name, [action], actions.names, no_reason, action_blocks(actions)
+            )
+            assert picked == action, f"{block.name!r} does not pick {actions.names[action]!r}"
+
+
+def test_the_move_list_shows_the_docs_word_where_the_name_differs():
+    actions = make("seals_v0").game.actions
+    ids = actions.ids
+    shown = list_moves([ids["take red"], ids["end turn"]], actions.names, action_blocks(actions))
+    assert shown.splitlines() == ["    1) take red [take_colour]", "    2) end turn [stop]"]
+    seamless = make("seamless_v0").game.actions
+    assert "[" not in list_moves([0, 52], seamless.names, action_blocks(seamless))
+
+
+# -- other seats' moves -------------------------------------------------------------------------
+def test_a_public_move_is_named_as_the_render_names_it():
+    env = make("seamless_v0")
+    env.reset(seed=4)
+    state, game = env.game_state, env.game
+    leader = game.current_player(state)
+    action = game.legal_actions(state)[0]
+    assert seen_move(game, state, (leader + 1) % 4, action) == game.actions.names[action]
+
+
+def test_a_secret_move_is_named_only_as_far_as_the_view_tells():
+    """Sequitur's secret goal colour is chosen unseen: another seat learns only that a colour
+    was chosen, the chooser sees its own choice."""
+    env = make("sequitur_v0")
+    env.reset(seed=3)
+    state, game = env.game_state, env.game
+    chooser = game.current_player(state)
+    before = game.render(state)
+    red = game.actions.ids["secret goal red"]
+    other = seen_move(game, state, (chooser + 1) % 4, red)
+    assert other == (
+        "secret goal red or secret goal yellow or secret goal green (you cannot tell which)"
+    )
+    assert seen_move(game, state, chooser, red) == "secret goal red"
+    assert game.render(state) == before  # trying the moves on copies left the game as it was
+
+
+def test_opponents_moves_are_named_in_a_session():
+    _, out = session("seamless_v0", ["1"] * 3, seat=2, opponents=["random"], seed=4)
+    assert "player_0: play " in out and "player_1: play " in out
+    assert " moved" not in out
+
+
+def test_a_users_agent_class_can_be_an_opponent():
+    code, out = session("seals_v0", [], opponents=["agents.seals:HeuristicAgent"], seed=1)
+    assert code == 0 and "player_1 is heuristic" in out
+
+
+def test_trust_checkpoint_reaches_make_agent(monkeypatch):
+    calls = []
+    real = play.make_agent
+
+    def spy(kind, info, seed=None, *, trust=False):
+        calls.append(trust)
+        return real(kind, info, seed, trust=trust)
+
+    monkeypatch.setattr(play, "make_agent", spy)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "seals_v0", "--opponents", "random"]) == 0
+    assert calls == [False] * 3
+    assert main(["play", "seals_v0", "--opponents", "random", "--trust-checkpoint"]) == 0
+    assert calls[3:] == [True] * 3
 
 
 # -- whole sessions -----------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 The screen shows only ``Game.render_seat`` (what that seat may know, leak-tested like the
 observations): the full view when it is the person's turn and, after each opponent's move, the
-lines of that view that changed, so nothing the rules hide is printed. Moves are chosen by their
-listed number or by name; anything else is refused with the reason and asked again. ``q``, end
-of input (Ctrl-D) or Ctrl-C end the game cleanly.
+move's name and the lines of that view that changed. A move the view does not tell apart from
+another (a secret one) is named only as far as the view tells. Moves are chosen by their listed
+number, by name, or by the action block's word in the docs' tables (Seals' ``stop`` is ``end
+turn``); anything else is refused with the reason and asked again. ``q``, end of input (Ctrl-D)
+or Ctrl-C end the game cleanly.
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ import numpy as np
 
 from agents import Agent, agent_kinds, make_agent
 from card_envs.core.env import CardEnv, EnvInfo
+from card_envs.core.game import Game
+from card_envs.core.spec import ActionSpec
 from card_envs.registry import env_names, make
 from card_envs.tools.arena import derived_seed
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 # Suit symbols may be typed as letters: "play 10h" is "play 10♥".
-SUIT_LETTERS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s"})
+SUIT_LETTERS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "_": " "})
 INTERRUPTED = 130  # the shell's exit code for Ctrl-C
+NAMED_ALTERNATIVES = 3  # a hidden move is named as "a or b or c" up to this many candidates
+Blocks = Sequence[tuple[str, range]]  # an action block's word (the docs' tables) and its ids
 
 
 class Quit(Exception):
@@ -33,8 +39,16 @@ class Quit(Exception):
 
 
 def normalise(text: str) -> str:
-    """Case, spacing and suit symbols folded, so typed names match action names."""
+    """Case, spacing, underscores and suit symbols folded, so typed names match action names."""
     return " ".join(text.lower().translate(SUIT_LETTERS).split())
+
+
+def action_blocks(actions: ActionSpec) -> list[tuple[str, range]]:
+    """Each action block's name, as the docs' action tables give it, and its ids."""
+    return [
+        (block.name, range(actions.start[block.name], actions.start[block.name] + block.size))
+        for block in actions.blocks
+    ]
 
 
 def parse_move(
@@ -42,11 +56,13 @@ def parse_move(
     legal: Sequence[int],
     names: Sequence[str],
     reason: Callable[[int], str | None],
+    blocks: Blocks = (),
 ) -> int | str:
     """The action id ``text`` picks from ``legal``, or a message saying why it picks none.
 
     A number is a position in the listed moves (1-based); otherwise the text is an action name,
-    exact or an unambiguous beginning of one, with suits typed as symbols or letters.
+    or a block's word from the docs (``stop``; ``take_colour red``: the block's moves whose name
+    ends so), or an unambiguous beginning of a name, with suits typed as symbols or letters.
     """
     text = text.strip()
     if not text:
@@ -63,13 +79,47 @@ def parse_move(
     known = [a for a in range(len(names)) if normalise(names[a]) == wanted]
     if known:
         return f"{names[known[0]]} is not legal now: {reason(known[0]) or 'not allowed'}"
+    by_block = block_move(wanted, legal, names, reason, blocks)
+    if by_block is not None:
+        return by_block
     starts = [a for a in legal if normalise(names[a]).startswith(wanted)]
     if len(starts) == 1:
         return starts[0]
     if starts:
-        shown = ", ".join(names[a] for a in starts[:6]) + (", ..." if len(starts) > 6 else "")
-        return f"{text!r} could be {len(starts)} moves ({shown}): type more of the name"
+        return ambiguous(text, starts, names)
     return f"{text!r} is not a move: type a listed number or a move's name"
+
+
+def block_move(
+    wanted: str,
+    legal: Sequence[int],
+    names: Sequence[str],
+    reason: Callable[[int], str | None],
+    blocks: Blocks,
+) -> int | str | None:
+    """The move a normalised block word (and the end of a name) picks, a message, or ``None``
+    when ``wanted`` names no block or none of its moves."""
+    for block, ids in blocks:
+        word = normalise(block)
+        if wanted != word and not wanted.startswith(word + " "):
+            continue
+        rest = wanted[len(word) :].split()
+        matching = [a for a in ids if not rest or normalise(names[a]).split()[-len(rest) :] == rest]
+        playable = [a for a in matching if a in legal]
+        if len(playable) == 1:
+            return playable[0]
+        if playable:
+            return ambiguous(wanted, playable, names)
+        if len(matching) == 1:
+            return f"{names[matching[0]]} is not legal now: {reason(matching[0]) or 'not allowed'}"
+        if matching:
+            return f"no {block} move is legal now"
+    return None
+
+
+def ambiguous(text: str, moves: Sequence[int], names: Sequence[str]) -> str:
+    shown = ", ".join(names[a] for a in moves[:6]) + (", ..." if len(moves) > 6 else "")
+    return f"{text!r} could be {len(moves)} moves ({shown}): type more of the name"
 
 
 def ask(read: Callable[[str], str], write: Callable[[str], None], prompt: str) -> str:
@@ -84,8 +134,15 @@ def ask(read: Callable[[str], str], write: Callable[[str], None], prompt: str) -
         raise Quit("interrupted") from None
 
 
-def list_moves(legal: Sequence[int], names: Sequence[str]) -> str:
-    return "\n".join(f"  {i:>3}) {names[a]}" for i, a in enumerate(legal, 1))
+def list_moves(legal: Sequence[int], names: Sequence[str], blocks: Blocks = ()) -> str:
+    """The numbered moves; a name that does not start with its block's word (the docs') shows
+    the word too: ``end turn [stop]``."""
+    lines = []
+    for i, a in enumerate(legal, 1):
+        word = next((w for w, ids in blocks if a in ids), "")
+        shown = normalise(names[a]).startswith(normalise(word))
+        lines.append(f"  {i:>3}) {names[a]}" + ("" if shown else f" [{word}]"))
+    return "\n".join(lines)
 
 
 def choose(
@@ -94,21 +151,47 @@ def choose(
     reason: Callable[[int], str | None],
     read: Callable[[str], str],
     write: Callable[[str], None],
+    blocks: Blocks = (),
 ) -> int:
     """Ask until the person names a legal move (or leaves)."""
-    write("your moves:\n" + list_moves(legal, names))
+    write("your moves:\n" + list_moves(legal, names, blocks))
     while True:
         text = ask(read, write, "your move> ")
         if text.strip().lower() in QUIT_WORDS:
             raise Quit("quit")
         if text.strip() in HELP_WORDS:
-            write("your moves:\n" + list_moves(legal, names))
+            write("your moves:\n" + list_moves(legal, names, blocks))
             continue
-        picked = parse_move(text, legal, names, reason)
+        picked = parse_move(text, legal, names, reason, blocks)
         if isinstance(picked, str):
             write(f"not accepted: {picked}")
             continue
         return picked
+
+
+def seen_move(game: Game, state: Any, viewer: int, action: int) -> str:
+    """``action``, about to be played from ``state``, as ``viewer`` can tell it: its name, or the
+    legal moves its view after the move does not tell apart (``place left or place right (you
+    cannot tell which)``), or for more of them their blocks (``one of 12 spell moves ...``).
+
+    Each legal move is tried on a copy with the same generator, so chance draws agree; the moves
+    whose redrawn view equals the played one's are those the viewer cannot tell from it.
+    """
+    names = game.actions.names
+
+    def view(move: int) -> str:
+        after = game.clone(state)
+        game.apply(after, move, np.random.default_rng(0))
+        return game.render_seat(after, viewer)
+
+    seen = view(action)
+    alike = [a for a in game.legal_actions(state) if a == action or view(a) == seen]
+    if len(alike) == 1:
+        return names[action]
+    if len(alike) <= NAMED_ALTERNATIVES:
+        return " or ".join(names[a] for a in alike) + " (you cannot tell which)"
+    kinds = " or ".join(dict.fromkeys(game.actions.decoded[a][0] for a in alike))
+    return f"one of {len(alike)} {kinds} moves (you cannot tell which)"
 
 
 def changed_lines(before: str, after: str) -> list[str]:
@@ -118,10 +201,11 @@ def changed_lines(before: str, after: str) -> list[str]:
 
 
 def seat_opponents(
-    info: EnvInfo, seat: int, opponents: Sequence[str] | None, seed: int
+    info: EnvInfo, seat: int, opponents: Sequence[str] | None, seed: int, trust: bool = False
 ) -> dict[int, Agent]:
     """An agent for every other seat, the ``opponents`` names in turn (default: the game's
-    heuristic, else random), each seeded from ``seed`` and its seat."""
+    heuristic, else random), each seeded from ``seed`` and its seat; ``trust`` as for
+    ``make_agent`` (checkpoints that unpickle)."""
     if not 0 <= seat < info.num_players:
         raise ValueError(
             f"--seat must be 0..{info.num_players - 1} for {info.num_players} players; got {seat}"
@@ -129,7 +213,7 @@ def seat_opponents(
     kinds = list(opponents or ["heuristic" if "heuristic" in agent_kinds(info) else "random"])
     others = [s for s in range(info.num_players) if s != seat]
     return {
-        s: make_agent(kinds[i % len(kinds)], info, derived_seed(seed, s))
+        s: make_agent(kinds[i % len(kinds)], info, derived_seed(seed, s), trust=trust)
         for i, s in enumerate(others)
     }
 
@@ -142,10 +226,11 @@ def play_session(
     seed: int = 0,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    trust: bool = False,
 ) -> int:
     """One game with a person at ``seat``; the exit code (0 also when the person quits)."""
     env = make(env_name, num_players=num_players)
-    agents = seat_opponents(env.describe(), seat, opponents, seed)
+    agents = seat_opponents(env.describe(), seat, opponents, seed, trust)
     cast = ", ".join(f"player_{s} is {agent.name}" for s, agent in agents.items())
     write(f"{env_name}: you are player_{seat}; {cast or 'no opponents'}")
     write("choose a move by its number or name; ? lists the moves, q quits")
@@ -170,6 +255,7 @@ def play_turns(
     """The AEC loop to the end of the game: the person chooses for ``seat``, agents for the
     others; returns the person's final view."""
     game, names = env.game, env.game.actions.names
+    blocks = action_blocks(game.actions)
     view = game.render_seat(env.game_state, seat)
     for agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
@@ -180,14 +266,17 @@ def play_turns(
         if acting == seat:
             write("\n" + view)
             legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-            action = choose(legal, names, partial(game.illegal_reason, env.game_state), read, write)
+            reason = partial(game.illegal_reason, env.game_state)
+            action = choose(legal, names, reason, read, write, blocks)
             env.step(action)
             write(f"you: {names[action]}")
             view = game.render_seat(env.game_state, seat)
             continue
-        env.step(agents[acting].act(observation))
+        action = agents[acting].act(observation)
+        move = seen_move(game, env.game_state, seat, action)
+        env.step(action)
         new_view = game.render_seat(env.game_state, seat)
-        write(f"{agent} moved")
+        write(f"{agent}: {move}")
         write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)) or "  | -")
         view = new_view
     return view
@@ -205,7 +294,9 @@ def result_line(env: CardEnv, seat: int) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    return play_session(args.game, args.seat, args.opponents, args.players, args.seed)
+    return play_session(
+        args.game, args.seat, args.opponents, args.players, args.seed, trust=args.trust_checkpoint
+    )
 
 
 DESCRIPTION = (
@@ -227,8 +318,14 @@ def add_parser(subparsers: Any) -> None:
         "--opponents",
         nargs="+",
         default=None,
-        help="agent names filling the other seats in turn (default: heuristic, else random)",
+        help="agents filling the other seats in turn: random, heuristic, ppo, a checkpoint "
+        "path or package.module:ClassName (default: heuristic, else random)",
     )
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--seed", type=int, default=0, help="the deal")
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow checkpoints that unpickle (SB3 .zip, RLlib exports): they can run code",
+    )
     parser.set_defaults(func=cmd_play)
