@@ -1,14 +1,20 @@
-"""Whole games with one agent per seat: the loop shared by the arena, training, demo and tests."""
+"""The one AEC play loop (:func:`decisions`) and whole games with one agent per seat
+(:func:`play_game`), shared by the arena, the bench, human play, training, the demo and tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
 
 from agents.base import Agent
 from card_envs import make
 from card_envs.core.env import CardEnv
+
+Observation = dict[str, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,24 @@ class GameResult:
     steps: int
 
 
+def decisions(
+    env: AECEnv, rewards: dict[str, float] | None = None
+) -> Iterator[tuple[str, Observation]]:
+    """The decisions of the game in progress on ``env``, in turn order: yields ``(agent,
+    observation)`` for each move, and the caller steps ``env`` with its action before asking for
+    the next. Seats that have finished are stepped with ``None`` here, so a caller sees only
+    live decisions. With ``rewards``, every reward ``last()`` hands out (finished seats'
+    included) is added to ``rewards[agent]``."""
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        if rewards is not None:
+            rewards[agent] = rewards.get(agent, 0.0) + reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        yield agent, observation
+
+
 def play_game(
     env: CardEnv,
     agents: Sequence[Agent],
@@ -31,23 +55,18 @@ def play_game(
     ``on_move(agent, action)`` runs before each move."""
     env.reset(seed=seed)
     seat_of = {name: seat for seat, name in enumerate(env.possible_agents)}
-    rewards = [0.0] * len(agents)
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0
-    for name in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        seat = seat_of[name]
-        rewards[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = agents[seat].act(observation)
+    for name, observation in decisions(env, rewards):
+        action = agents[seat_of[name]].act(observation)
         if on_move is not None:
             on_move(name, action)
         env.step(action)
         steps += 1
     game, state = env.game, env.game_state
     winners = tuple(game.winners(state)) if game.is_over(state) else ()
-    return GameResult(winners, tuple(float(s) for s in game.scores(state)), tuple(rewards), steps)
+    scores = tuple(float(s) for s in game.scores(state))
+    return GameResult(winners, scores, tuple(rewards[name] for name in env.possible_agents), steps)
 
 
 def win_share(

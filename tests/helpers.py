@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Dict, Space
 
+from agents.match import decisions
 from card_envs import env_names, make, player_counts
 from card_envs.core.env import CardEnv
 
@@ -48,17 +49,12 @@ def space_rng_state(space: Space) -> Any:
 
 
 def random_steps(env: CardEnv, seed: int, max_steps: int | None = None) -> Iterator[int]:
-    """Play uniformly random legal moves until the game ends, yielding before each action."""
+    """Uniformly random legal moves until the game ends: yields each action, which the caller
+    steps before asking for the next (the loop is :func:`agents.match.decisions`)."""
     rng = np.random.default_rng(seed)
-    steps = 0
-    for _agent in env.agent_iter():
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for steps, (_agent, obs) in enumerate(decisions(env), start=1):
         legal = np.flatnonzero(obs["action_mask"])
         yield int(legal[rng.integers(len(legal))])
-        steps += 1
         if max_steps is not None and steps >= max_steps:
             return
 

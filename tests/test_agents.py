@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from agents import RandomAgent, agent_kinds, make_agent
-from agents.match import play_game, win_share
+from agents.match import decisions, play_game, win_share
 from card_envs import make
+from card_envs.core.game import win_rewards
 
 
 def test_random_agent_is_seeded_and_legal():
@@ -18,6 +19,25 @@ def test_random_agent_is_seeded_and_legal():
     obs = env.observe(env.agent_selection)
     picks = [RandomAgent(env.describe(), seed=5).act(obs) for _ in range(3)]
     assert len(set(picks)) == 1 and obs["action_mask"][picks[0]] == 1
+
+
+def test_decisions_yield_only_live_seats_and_gather_every_reward():
+    """The one play loop: each yield is the seat to act with its own observation; finished
+    seats are stepped out; the rewards handed out add up to the game's win rewards."""
+    env = make("seals_v0", num_players=3)
+    env.reset(seed=4)
+    players = [RandomAgent(env.describe(), seed) for seed in range(3)]
+    rewards: dict[str, float] = {}
+    moves = 0
+    for agent, observation in decisions(env, rewards):
+        assert agent == env.agent_selection and not env.terminations[agent]
+        assert observation["action_mask"].any()
+        env.step(players[env.possible_agents.index(agent)].act(observation))
+        moves += 1
+    assert env.agents == [] and moves > 0
+    expected = win_rewards(env.game.winners(env.game_state), 3)
+    assert sorted(rewards) == env.possible_agents
+    assert [rewards[name] for name in env.possible_agents] == pytest.approx(expected)
 
 
 def test_make_agent_errors_are_clear():

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from agents.match import decisions
 from agents.rllib import META_FILE, load_rllib_agent
 from card_envs import env_names, make
 from card_envs.cli import build_parser, main
@@ -31,19 +32,19 @@ def test_counted_env_gives_the_observations_and_masks_rllib_reads(name):
     end every seat sees an empty mask; nothing is counted as illegal."""
     env = make_aec_env(config(name))
     env.reset(seed=1)
-    rng, finished = np.random.default_rng(1), []
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
+    rng, final_masks = np.random.default_rng(1), {}
+    for agent, observation in decisions(env):
         assert env.observation_space(agent).contains(observation)
         assert observation["action_mask"].dtype == np.int8
         legal = np.flatnonzero(observation["action_mask"])
-        if terminated or truncated:
-            assert legal.size == 0
-            finished.append(agent)
-            env.step(None)
-        else:
-            env.step(int(rng.choice(legal)))
-    assert sorted(finished) == env.possible_agents
+        assert legal.size > 0
+        env.step(int(rng.choice(legal)))
+        if all(env.terminations[a] or env.truncations[a] for a in env.agents):
+            final = {a: env.observe(a) for a in env.agents}  # what each seat's last() reads
+            assert all(env.observation_space(a).contains(o) for a, o in final.items())
+            final_masks = {a: int(o["action_mask"].sum()) for a, o in final.items()}
+    assert final_masks == dict.fromkeys(env.possible_agents, 0)
+    assert env.agents == []  # every seat was stepped out
     assert env.take_count() == 0
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.match import decisions
 from agents.seals import HeuristicAgent
 from agents.seals_value import LAYERS, WEIGHTS, take_features
 from card_envs import make
@@ -41,11 +42,7 @@ def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarr
         players = [HeuristicAgent(info, int(rng.integers(2**31))) for _ in range(4)]
         takes: list[tuple[int, int, list[int]]] = []  # seat, round, blasons before
         round_end: dict[int, list[int]] = {}  # round -> blasons once it is over
-        for name in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
+        for name, observation in decisions(env):
             seat, state = env.possible_agents.index(name), env.game_state
             views = info.obs_spec.views(observation["observation"])
             action = players[seat].act(observation)

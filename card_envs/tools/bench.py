@@ -33,6 +33,7 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from pettingzoo import AECEnv
 
+from agents.match import decisions
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 
@@ -68,13 +69,10 @@ class Measurement:
 
 # -- timed loops --------------------------------------------------------------------------------
 def play_aec_game(env: AECEnv, rand: random.Random) -> int:
-    """One game of uniformly random legal moves through the AEC loop; returns agent-steps."""
+    """One game of uniformly random legal moves through the AEC loop (the library's one loop,
+    :func:`agents.match.decisions`); returns agent-steps."""
     steps = 0
-    for _agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for _agent, observation in decisions(env):
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[rand.randrange(len(legal))]))
         steps += 1
