@@ -96,9 +96,9 @@ def spell_name(slots: list[int], reverse: bool = False) -> str:
     )
 
 
-def at_spelling(game: SequiturGame, seed: int = 0):
-    """A game at the spelling step, seat 0 to spell."""
-    state = game.new_game(rng(seed))
+def at_spelling(game: SequiturGame, seed: int = 0, deal: dict | None = None):
+    """A game (dealt with ``deal``) at the spelling step, seat 0 to spell."""
+    state = game.new_game(rng(seed), deal)
     play_until(game, state, lambda s: s.phase == SPELL, rng(seed))
     assert state.actor == 0 and state.decision == SPELL_KEEP
     return state
@@ -439,9 +439,11 @@ def test_secret_goal_is_scored_when_the_word_meets_it():
     assert goals["2 vowels in a row"] in state.stacks[0] and state.totals[0] >= 1
 
 
-def _claims_state(game, words: list[str], scores: list[int], public: list[int], seed: int = 0):
+def _claims_state(
+    game, words: list[str], scores: list[int], public: list[int], seed: int = 0, deal=None
+):
     """A game at the end of spelling with these words and public goals."""
-    state = at_spelling(game, seed)
+    state = at_spelling(game, seed, deal)
     for g in public:
         for pile in state.decks:
             if g in pile:
@@ -839,6 +841,158 @@ def test_bad_deals_are_explained():
     ]:
         with pytest.raises(ValueError, match=message):
             GAME.new_game(rng(), deal)
+
+
+# -- chance as data: deal["chance"] scripts every random event of a game
+
+TINY = [  # goal cards: two red, one yellow, one green
+    {"colour": "red", "kind": "any"},
+    {"colour": "red", "kind": "vowel_run", "params": {"n": 2}},
+    {"colour": "yellow", "kind": "any"},
+    {"colour": "green", "kind": "any"},
+]
+
+
+def whole_bag(letters: str) -> str:
+    """All 72 balls in drawing order, ``letters`` first, as a ``balls`` outcome."""
+    first = balls_of(letters)
+    return letters + letters_of([b for b in range(NUM_BALLS) if b not in first])
+
+
+def test_a_scripted_bag_fills_a_later_round_s_racks():
+    """Each round every ball goes back into the bag before the racks are drawn: the script's
+    second ``balls`` outcome is round 2's bag, and the third round, unscripted, is drawn."""
+    deal = {"chance": {"balls": [whole_bag("hwforabcde"), whole_bag("quietzebra")]}}
+    state = GAME.new_game(rng(), deal)
+    assert [letters_of(rack) for rack in state.racks] == ["hwfor", "abcde"]
+    play_until(GAME, state, lambda s: s.round == 1)
+    assert [letters_of(rack) for rack in state.racks] == ["quiet", "zebra"]
+    play_until(GAME, state, lambda s: s.round == 2)
+    bags = GAME.deal_record(state)["chance"]["balls"]
+    assert bags[1] == balls_of(whole_bag("quietzebra")) and len(bags) == 3
+    assert sorted(bags[2]) == list(range(NUM_BALLS))
+
+
+def test_scripted_goal_decks_and_claim_ties_are_used():
+    """The goal decks are drawn top card first; the lot puts seat 2 before seat 0 when their
+    words score the same (seat 1 scores more and claims first)."""
+    game = SequiturGame(3)
+    decks = [[g.id for g in game.goals if g.colour == c][::-1] for c in COLOURS]
+    ids = {g.goal: g.id for g in game.goals if g.colour == "green"}
+    public = [ids["S last"], ids["at least 5 letters"]]
+    decks[2] = [g for g in decks[2] if g not in public]
+    deal = {"chance": {"goal_decks": [decks], "claim_ties": [[2, 1, 0]]}}
+    with pytest.raises(ValueError, match=r"\['goal_decks'\]\[0\]\[2\] must hold each of the 24"):
+        game.new_game(rng(), deal)
+    decks[2] += public
+    state = game.new_game(rng(), deal)
+    assert [deck[-1] for deck in state.decks] == [deck[0] for deck in decks]
+    state = _claims_state(game, ["cats", "houses", "dogs"], [5, 7, 5], public, deal=deal)
+    assert state.claim_order == [1, 2, 0]
+    assert GAME.deal_record(state)["chance"]["claim_ties"] == [[2, 1, 0]]
+
+
+def test_a_scripted_exchange_puts_the_ball_back_that_deep():
+    """Exchange: the ball goes back into the bag and one is drawn. Depth 0 is the top, so the
+    same ball comes straight back; depth 56 (the whole bag) puts it at the bottom."""
+    state = GAME.new_game(rng(), {"chance": {"exchange": [0, 56]}})
+    play_until(GAME, state, lambda s: s.phase == ACTION)
+    racks, bag = [list(rack) for rack in state.racks], list(state.bag)
+    assert len(bag) == 56
+    act(GAME, state, "exchange slot 2")
+    assert state.racks[0] == racks[0] and state.bag == bag
+    act(GAME, state, "exchange slot 0")
+    assert state.racks[1] == [bag[-1], *racks[1][1:]] and state.bag == [racks[1][0], *bag[:-1]]
+
+
+def test_a_scripted_reshuffle_refills_the_empty_goal_deck_in_that_order():
+    """An empty goal deck is refilled by shuffling its discards: here both red cards are
+    discarded face down, and the scripted reshuffle puts card 1 on top."""
+    game = SequiturGame(2, goals=TINY)
+    state = game.new_game(rng(), {"chance": {"reshuffle": [[1, 0]]}})
+    for goal in state.decks[0]:
+        game.goal_decks.discard(state, goal, 1)
+    state.decks[0] = []
+    act(game, state, "secret goal red")
+    assert state.secret[0] == 1 and state.decks[0] == [0] and state.discards[0] == []
+    assert state.own_discards[1] == [] and GAME.deal_record(state)["chance"]["reshuffle"] == [
+        [1, 0]
+    ]
+
+
+def test_a_scripted_outcome_that_does_not_fit_when_taken_is_refused_and_changes_nothing():
+    """Solo draws two goal cards: the first empties the red deck, the second reshuffles its one
+    discard; a reshuffle of other cards is refused, leaving the game and generator as they were."""
+    game = SequiturGame(1, goals=TINY)
+    state = game.new_game(rng(), {"chance": {"reshuffle": [[2]]}})
+    discarded = state.decks[0].pop(0)
+    game.goal_decks.discard(state, discarded, 0)
+    before, r = pickle.dumps(state), rng(5)
+    generator = r.bit_generator.state
+    message = rf"\['reshuffle'\]\[0\] must be the 1 red discards .* \[{discarded}\] in any order"
+    with pytest.raises(ValueError, match=message):
+        game.apply(state, game.actions.ids["secret goal red"], r)
+    assert pickle.dumps(state) == before and r.bit_generator.state == generator
+    env = sequitur_v0.env(num_players=2)
+    env.reset(seed=1, options={"deal": {"chance": {"exchange": [57]}}})
+    while env.game_state.phase != ACTION:
+        env.step(int(env.last()[0]["action_mask"].argmax()))
+    with pytest.raises(ValueError, match=r"\['exchange'\]\[0\] must be a depth .* 0\.\.56"):
+        env.step(env.game.actions.ids["exchange slot 0"])
+
+
+def test_a_malformed_scripted_outcome_is_a_value_error_naming_the_event():
+    for chance, message in [
+        ({"shuffle": []}, "unknown events"),
+        ({"balls": [list(range(71))]}, r"\['balls'\]\[0\] must be a list of 72 ball ids"),
+        ({"balls": ["abc"]}, r"\['balls'\]\[0\] must be 72 letters"),
+        ({"balls": [[0] * 72]}, r"\['balls'\]\[0\] holds 0 twice"),
+        ({"goal_decks": [[[], [], []]]}, r"\['goal_decks'\]\[0\]\[0\] must hold each"),
+        ({"goal_decks": [[[0]]]}, r"\['goal_decks'\]\[0\] must be a list of 3 decks"),
+        ({"claim_ties": [[0, 1], [1, 1]]}, r"\['claim_ties'\]\[1\] holds 1 twice"),
+        ({"claim_ties": [[0, 1]] * 4}, r"\['claim_ties'\] holds 4 outcomes.* at most 3"),
+        ({"exchange": [3, -1]}, r"\['exchange'\]\[1\] must be a depth"),
+        ({"reshuffle": [[True]]}, r"\['reshuffle'\]\[0\]\[0\] must be a goal id"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            GAME.new_game(rng(), {"chance": chance})
+
+
+def test_a_hand_written_round_1_is_the_first_outcome_and_not_scripted_twice():
+    """``racks`` / ``draws`` fix round 1's bag and ``goals`` the goal decks' tops: the record
+    logs them as the first ``balls`` and ``goal_decks`` outcomes and replays the game."""
+    deal = {"racks": ["hwfor", "abcde"], "draws": "gde", "goals": {"red": [48]}}
+    env = sequitur_v0.env(num_players=2)
+    env.reset(seed=4, options={"deal": deal})
+    actions = []
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        actions.append(None if done else int(observation["action_mask"].argmax()))
+        env.step(actions[-1])
+    record = env.deal_record()
+    assert set(record) == {"chance"} and record["chance"]["goal_decks"][0][0][0] == 48
+    assert record["chance"]["balls"][0][:13] == balls_of("hwforabcdegde")
+    replay = sequitur_v0.env(num_players=2)
+    replay.reset(options={"deal": record})
+    for action in actions:
+        replay.step(action)
+    assert replay.game_state.totals == env.game_state.totals and replay.deal_record() == record
+    for written, event in [
+        ({"racks": ["hwfor", "abcde"]}, "balls"),
+        ({"goals": {"red": [48]}}, "goal_decks"),
+    ]:
+        both = {**written, "chance": record["chance"]}
+        with pytest.raises(ValueError, match=rf"\['{event}'\] scripts .* not both"):
+            GAME.new_game(rng(), both)
+
+
+def test_a_resampled_state_carries_no_chance_log_or_script():
+    deal = {"chance": {"balls": [whole_bag("hwforabcde")] * 3, "exchange": [4]}}
+    state = GAME.new_game(rng(), deal)
+    new = GAME.resample_hidden(state, 0, rng(1))
+    assert new.chance.log == {} and new.chance.script == {}
+    assert state.chance.script["balls"] and "balls" in state.chance.log
 
 
 # -- the word list without slang (the rulebook recommends no names, slang or abbreviations)

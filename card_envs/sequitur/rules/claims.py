@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.sequitur.rules import events
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.state import EMPTY, SequiturState
 from card_envs.sequitur.rules.words import Dictionary
@@ -13,7 +14,8 @@ from card_envs.sequitur.rules.words import Dictionary
 def settle_words(
     state: SequiturState, rng: np.random.Generator, decks: GoalDecks, dictionary: Dictionary
 ) -> None:
-    """Reveal the words, settle secret goals, order the claims by word score (ties by lot)."""
+    """Reveal the words, settle secret goals, order the claims by word score, ties by lot: the
+    chance event ``claim_ties`` (the seats in lot order), unless the deal scripts it."""
     n, goals = state.num_players, decks.goals
     state.words_shown = True
     state.shown_secret = [False] * n
@@ -26,12 +28,19 @@ def settle_words(
         else:
             decks.discard(state, goal, seat)
     state.secret = [EMPTY] * n
-    tiebreak = rng.permutation(n).tolist()
+    lot = state.chance.take(rng, events.CLAIM_TIES, lambda rng: _lot(rng, n), lambda given: given)
+    rank = {seat: i for i, seat in enumerate(lot)}
     spellers = [p for p in range(n) if state.words[p]]
-    state.claim_order = sorted(spellers, key=lambda p: (-state.scores[p], tiebreak[p]))
+    state.claim_order = sorted(spellers, key=lambda p: (-state.scores[p], rank[p]))
     for p in spellers:
         word = state.words[p]
         state.meets[p] = [g for g in state.public if goals[g].met_by(word, dictionary)]
+
+
+def _lot(rng: np.random.Generator, num_players: int) -> list[int]:
+    """The seats in the order a drawn lot ranks them (the first wins every tie)."""
+    rank = rng.permutation(num_players).tolist()
+    return sorted(range(num_players), key=rank.__getitem__)
 
 
 def claimable(state: SequiturState, seat: int) -> list[int]:

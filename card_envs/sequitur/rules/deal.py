@@ -1,17 +1,20 @@
-"""An injected Sequitur deal (``new_game(rng, deal)``): checked, then laid on top of the bag and
-the goal decks."""
+"""An injected Sequitur deal (``new_game(rng, deal)``): checked whole, then laid on top of the bag
+and the goal decks; ``deal["chance"]`` scripts the game's chance events (``events``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_str
+from card_envs.core.chance import chance_script
+from card_envs.core.deal import check_deal, check_list, check_str
+from card_envs.sequitur.rules import events
 from card_envs.sequitur.rules.cards import NUM_BALLS, START_BALLS, balls_of
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS
+from card_envs.sequitur.rules.state import NUM_ROUNDS
 
-DEAL_KEYS = ("racks", "draws", "goals")
+DEAL_KEYS = ("racks", "draws", "goals", "chance")
 RACK_TEXT = f"strings of {START_BALLS} letters a-z or '?'"
 
 
@@ -25,14 +28,69 @@ class InjectedBalls:
     taken: set[int]
 
 
-def checked_deal(
-    deal: Any, num_players: int, decks: GoalDecks
-) -> tuple[dict[int, list[int]], InjectedBalls | None]:
-    """The deal's goal ids by colour index and its balls, or an error naming the key."""
+@dataclass(frozen=True)
+class CheckedDeal:
+    """A whole deal, checked: the goal ids it stacks by colour index, its round-1 balls, and
+    the chance script with every outcome checked as far as it can be before the game."""
+
+    goals: dict[int, list[int]]
+    balls: InjectedBalls | None
+    script: dict[str, list[Any]]
+
+
+def checked_deal(deal: Any, num_players: int, decks: GoalDecks) -> CheckedDeal:
+    """The whole deal checked, or an error naming the key (and the outcome) that is wrong."""
     check_deal(deal, DEAL_KEYS)
     goals = _checked_goals(deal.get("goals", {}), decks)
+    balls = _checked_balls(deal, num_players)
+    script = _checked_script(deal, num_players, decks)
+    for event, written, what in [
+        (events.GOAL_DECKS, bool(goals), "the goal decks, which deal['goals'] stacks"),
+        (
+            events.BALLS,
+            bool(balls and balls.top),
+            "round 1's bag, which deal['racks'] / deal['draws'] fill",
+        ),
+    ]:
+        if written and script.get(event):
+            raise ValueError(
+                f"deal['chance'][{event!r}] scripts {what} too: write them either by hand or "
+                f"in deal['chance'][{event!r}], not both"
+            )
+    return CheckedDeal(goals, balls, script)
+
+
+def _checked_script(deal: Any, num_players: int, decks: GoalDecks) -> dict[str, list[Any]]:
+    """``deal["chance"]``, every outcome checked except what depends on the game so far (an
+    Exchange's depth against the bag's size, a reshuffle against the discards)."""
+    script = chance_script(deal, events.EVENTS)
+    limits = {events.GOAL_DECKS: 1, events.BALLS: NUM_ROUNDS, events.CLAIM_TIES: NUM_ROUNDS}
+    for event, outcomes in script.items():
+        limit = limits.get(event)
+        if limit is not None and len(outcomes) > limit:
+            raise ValueError(
+                f"deal['chance'][{event!r}] holds {len(outcomes)} outcomes, but a game has at "
+                f"most {limit}"
+            )
+    checks = {
+        events.GOAL_DECKS: lambda raw, i: events.checked_goal_decks(raw, i, decks.goals),
+        events.BALLS: events.checked_balls,
+        events.EXCHANGE: events.checked_depth,
+        events.RESHUFFLE: lambda raw, i: events.goal_ids(
+            raw, events.key(events.RESHUFFLE, i), decks.goals, None
+        ),
+        events.CLAIM_TIES: lambda raw, i: events.checked_claim_ties(raw, i, num_players),
+    }
+    return {
+        event: [checks[event](raw, i) for i, raw in enumerate(outcomes)]
+        for event, outcomes in script.items()
+    }
+
+
+def _checked_balls(deal: Any, num_players: int) -> InjectedBalls | None:
+    """``deal["racks"]`` and ``deal["draws"]`` as the balls they put on top of round 1's bag."""
     if "racks" not in deal and "draws" not in deal:
-        return goals, None
+        return None
     n = num_players
     racks = check_list(deal.get("racks", []), "deal['racks']", what=RACK_TEXT)
     if racks and len(racks) != n:
@@ -54,7 +112,7 @@ def checked_deal(
             f"deal['draws'] holds {len(top)} balls, but only {NUM_BALLS - START_BALLS * n} "
             "are left to draw after the racks"
         )
-    return goals, InjectedBalls(bool(racks), top, taken)
+    return InjectedBalls(bool(racks), top, taken)
 
 
 def _checked_goals(raw_goals: Any, decks: GoalDecks) -> dict[int, list[int]]:
@@ -68,20 +126,8 @@ def _checked_goals(raw_goals: Any, decks: GoalDecks) -> dict[int, list[int]]:
     for name, raw in raw_goals.items():
         if name not in COLOURS:
             raise ValueError(f"deal['goals'] keys are colours {COLOURS}, not {name!r}")
-        key, colour = f"deal['goals'][{name!r}]", COLOURS.index(name)
-        valid = decks.ids_of[colour]
-        ids = [
-            check_int(goal, f"{key}[{i}]", 0, len(decks.goals) - 1, "a goal id")
-            for i, goal in enumerate(check_list(raw, key, what=f"{name} goal ids"))
-        ]
-        foreign = [g for g in ids if g not in valid]
-        if foreign:
-            raise ValueError(
-                f"{key} must be {name} goal ids ({len(valid)} cards: {valid[0]}..), "
-                f"got {foreign[0]}, a {decks.goals[foreign[0]].colour} card"
-            )
-        check_once(ids, key, str, f"the {name} deck")
-        goals[colour] = ids
+        colour = COLOURS.index(name)
+        goals[colour] = events.goal_ids(raw, f"deal['goals'][{name!r}]", decks.goals, colour)
     return goals
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.sequitur.rules import events
 from card_envs.sequitur.rules.goals import COLOURS, GoalCard
 from card_envs.sequitur.rules.state import EMPTY, SequiturState
 
@@ -25,14 +26,17 @@ class GoalDecks:
         self, state: SequiturState, rng: np.random.Generator, top: dict[int, list[int]]
     ) -> None:
         """Shuffle each colour's deck, with the goal ids of ``top`` (by colour index) on top in
-        drawing order."""
-        for colour in range(len(COLOURS)):
-            ids = self.ids_of[colour]
-            state.decks.append([ids[i] for i in rng.permutation(len(ids))])
-            state.discards.append([])
-        for colour, ids in top.items():
-            deck = state.decks[colour]
-            deck[:] = [g for g in deck if g not in ids] + list(reversed(ids))
+        drawing order: the chance event ``goal_decks``, unless the deal scripts it."""
+
+        def shuffled(rng: np.random.Generator) -> list[list[int]]:
+            decks = [[ids[i] for i in rng.permutation(len(ids))] for ids in self.ids_of]
+            for colour, ids in top.items():
+                decks[colour] = [g for g in decks[colour] if g not in ids] + ids[::-1]
+            return [deck[::-1] for deck in decks]
+
+        outcome = state.chance.take(rng, events.GOAL_DECKS, shuffled, lambda given: given)
+        state.decks = [deck[::-1] for deck in outcome]
+        state.discards = [[] for _ in COLOURS]
 
     def has_goals(self, state: SequiturState, colour: int) -> bool:
         """A goal card of ``colour`` can be drawn (from the deck, or reshuffled discards)."""
@@ -43,17 +47,27 @@ class GoalDecks:
         )
 
     def draw(self, state: SequiturState, colour: int, rng: np.random.Generator) -> int:
-        """Top card of a colour's deck; an empty deck is refilled from its shuffled discards."""
+        """Top card of a colour's deck; an empty deck is refilled from its shuffled discards
+        (face down and face up): the chance event ``reshuffle``, unless the deal scripts it."""
         deck = state.decks[colour]
         if not deck:
             opened = [g for g in state.open_discards if self.colour_of[g] == colour]
             pool = state.discards[colour] + opened
+            if not pool:
+                return EMPTY
+            index = len(state.chance.log.get(events.RESHUFFLE, []))
+            order = state.chance.take(
+                rng,
+                events.RESHUFFLE,
+                lambda rng: [pool[i] for i in rng.permutation(len(pool))][::-1],
+                lambda given: events.check_reshuffle(given, index, pool, COLOURS[colour]),
+            )
             for g in state.discards[colour]:
                 state.own_discards[state.discarder.pop(g)].remove(g)
             state.discards[colour] = []
             state.open_discards = [g for g in state.open_discards if g not in opened]
-            deck.extend(pool[i] for i in rng.permutation(len(pool)))
-        return deck.pop() if deck else EMPTY
+            deck.extend(order[::-1])
+        return deck.pop()
 
     def discard(self, state: SequiturState, goal: int, seat: int) -> None:
         """``seat`` discards ``goal`` face down (it alone knows the card)."""

@@ -11,14 +11,16 @@ deals (``deal``) and text (``text``).
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from card_envs.core.chance import ChanceLog
 from card_envs.core.game import Game, check_option
 from card_envs.core.spec import ActionSpec
-from card_envs.sequitur.rules import claims, rack, spelling, text
+from card_envs.sequitur.rules import claims, events, rack, spelling, text
 from card_envs.sequitur.rules.actions import decision_blocks, sequitur_actions
 from card_envs.sequitur.rules.cards import (
     BALL_LETTER,
@@ -30,7 +32,7 @@ from card_envs.sequitur.rules.cards import (
     SOLO_DRAW,
     START_BALLS,
 )
-from card_envs.sequitur.rules.deal import InjectedBalls, checked_deal, injected_bag
+from card_envs.sequitur.rules.deal import CheckedDeal, InjectedBalls, checked_deal, injected_bag
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS, GoalCard, load_goals
 from card_envs.sequitur.rules.state import (
@@ -106,24 +108,39 @@ class SequiturGame(Game[SequiturState]):
     def new_game(self, rng: np.random.Generator, deal: Any = None) -> SequiturState:
         """Round 1 from ``rng``; ``deal`` may fix ``"racks"`` (a string of 5 letters per seat,
         "?" the blank), ``"draws"`` (letters drawn next, in order) and ``"goals"`` (per colour
-        name, goal ids drawn next, in order)."""
+        name, goal ids drawn next, in order), and script any chance event in ``"chance"``."""
         n = self.num_players
-        goals, top = ({}, None) if deal is None else checked_deal(deal, n, self.goal_decks)
-        state = SequiturState(num_players=n, stacks=[[] for _ in range(n)], totals=[0] * n)
+        checked = (
+            CheckedDeal({}, None, {}) if deal is None else checked_deal(deal, n, self.goal_decks)
+        )
+        state = SequiturState(
+            num_players=n,
+            stacks=[[] for _ in range(n)],
+            totals=[0] * n,
+            chance=ChanceLog(checked.script),
+        )
         state.own_discards = [[] for _ in range(n)]
-        self.goal_decks.deal(state, rng, goals)
-        self._start_round(state, rng, top)
+        self.goal_decks.deal(state, rng, checked.goals)
+        self._start_round(state, rng, checked.balls)
         return state
+
+    def deal_record(self, state: SequiturState) -> dict[str, Any]:
+        """Every chance outcome so far; a hand-written deal is in them (the first goal decks and
+        bag), so the record needs no other key."""
+        return {"chance": state.chance.record()}
 
     def _start_round(
         self, state: SequiturState, rng: np.random.Generator, balls: InjectedBalls | None = None
     ) -> None:
-        """Fill the bag, draw 5 balls per seat in draw order, reset the round's cards."""
+        """Fill the bag (the chance event ``bag``, unless the deal scripts it), draw 5 balls per
+        seat in draw order, reset the round's cards."""
         n = self.num_players
-        bag = rng.permutation(NUM_BALLS).tolist()
-        if balls is not None:
-            bag = injected_bag(bag, balls, n)
-        state.bag = bag
+
+        def shuffled(rng: np.random.Generator) -> list[int]:
+            bag = rng.permutation(NUM_BALLS).tolist()
+            return (bag if balls is None else injected_bag(bag, balls, n))[::-1]
+
+        bag = state.bag = state.chance.take(rng, events.BALLS, shuffled, lambda given: given)[::-1]
         state.racks = [[bag.pop() for _ in range(START_BALLS)] for _ in range(n)]
         state.shown_racks = [list(balls) for balls in state.racks]
         state.used = [[False] * len(CARDS) for _ in range(n)]
@@ -225,6 +242,22 @@ class SequiturGame(Game[SequiturState]):
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SequiturState, action: int, rng: np.random.Generator) -> None:
+        """Play ``action``. A scripted outcome checked only when it is taken (a reshuffle, an
+        Exchange's depth) may be wrong: its ``ValueError`` leaves the state and ``rng`` as they
+        were."""
+        if not any(state.chance.script.get(event) for event in events.CHECKED_WHEN_TAKEN):
+            self._apply(state, action, rng)
+            return
+        saved, generator = self.clone(state), rng.bit_generator.state
+        try:
+            self._apply(state, action, rng)
+        except ValueError:
+            for name in fields(state):
+                setattr(state, name.name, getattr(saved, name.name))
+            rng.bit_generator.state = generator
+            raise
+
+    def _apply(self, state: SequiturState, action: int, rng: np.random.Generator) -> None:
         block, k = self._actions.decode(action)
         decision = state.decision
         if decision in (COLOUR, KEEP):
@@ -386,9 +419,12 @@ class SequiturGame(Game[SequiturState]):
     def resample_hidden(
         self, state: SequiturState, observer: int, rng: np.random.Generator
     ) -> SequiturState:
-        """A copy with what ``observer`` cannot see redrawn (see ``GoalDecks.resample_hidden``)."""
+        """A copy with what ``observer`` cannot see redrawn (see ``GoalDecks.resample_hidden``).
+        The copy has no chance log or script: both show hidden cards, and its future is drawn
+        from the generator."""
         new = self.clone(state)
         self.goal_decks.resample_hidden(new, observer, rng)
+        new.chance = ChanceLog()
         return new
 
     def render(self, state: SequiturState) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.sequitur.rules import events
 from card_envs.sequitur.rules.actions import CARD_BLOCKS, INSIDE_SPOTS
 from card_envs.sequitur.rules.cards import (
     CARDS,
@@ -72,8 +73,9 @@ def play_card(state: SequiturState, block: str, k: int, rng: np.random.Generator
     if block == "pass":
         return True
     card = CARD_BLOCKS.index(block) - 1
-    state.used[state.actor][card] = True
     rack, bag = state.racks[state.actor], state.bag
+    depth = _exchange_depth(state, rng) if card == EXCHANGE else 0
+    state.used[state.actor][card] = True
     if card == MOVE_INSIDE:
         end, position = divmod(k, INSIDE_SPOTS)
         ball = rack.pop(0 if end == LEFT else -1)
@@ -85,13 +87,26 @@ def play_card(state: SequiturState, block: str, k: int, rng: np.random.Generator
     elif card == SWAP:
         rack[k], rack[k + 1] = rack[k + 1], rack[k]
     elif card == EXCHANGE:
-        bag.insert(int(rng.integers(len(bag) + 1)), rack[k])
+        bag.insert(len(bag) - depth, rack[k])
         rack[k] = bag.pop()
     else:
         state.ball = bag.pop()
         state.decision = PLACE
         return False
     return True
+
+
+def _exchange_depth(state: SequiturState, rng: np.random.Generator) -> int:
+    """How deep Exchange puts its ball back into the bag, 0 on top (the ball is drawn straight
+    back): the chance event ``exchange``, unless the deal scripts it."""
+    size = len(state.bag)
+    index = len(state.chance.log.get(events.EXCHANGE, []))
+    return state.chance.take(
+        rng,
+        events.EXCHANGE,
+        lambda rng: size - int(rng.integers(size + 1)),
+        lambda given: events.check_depth(given, index, size),
+    )
 
 
 def place_ball(rack: list[int], ball: int, end: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from card_envs.core.chance import ChanceLog
 from card_envs.sequitur.rules.cards import MAX_RACK, NUM_BALLS
 from card_envs.sequitur.rules.goals import GoalCard
 from card_envs.sequitur.rules.words import NO_CHOICE
@@ -65,6 +66,7 @@ class SequiturState:
     meets: list[list[int]] = field(default_factory=list)  # public goals each word meets
     stacks: list[list[int]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
+    chance: ChanceLog = field(default_factory=ChanceLog)  # every chance outcome (``events``)
 
 
 def check_invariants(state: SequiturState, goals: tuple[GoalCard, ...]) -> None:
