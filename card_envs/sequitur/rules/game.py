@@ -6,7 +6,7 @@ goal or discard it), each followed by an action step (play one of five Sequitur 
 spell one word from the rack; claim public goals in word-score order. The pieces live in their own
 modules: the balls and Sequitur cards (``cards``), the card plays on a rack (``rack``), goal decks
 (``decks``), spelling (``spelling``), claims (``claims``), action ids (``actions``), injected
-deals (``deal``) and text (``text``).
+deals (``deal``), the chance events they script (``events``) and text (``text``).
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class SequiturGame(Game[SequiturState]):
     def _start_round(
         self, state: SequiturState, rng: np.random.Generator, balls: InjectedBalls | None = None
     ) -> None:
-        """Fill the bag (the chance event ``bag``, unless the deal scripts it), draw 5 balls per
+        """Fill the bag (the chance event ``balls``, unless the deal scripts it), draw 5 balls per
         seat in draw order, reset the round's cards."""
         n = self.num_players
 
@@ -252,8 +252,8 @@ class SequiturGame(Game[SequiturState]):
         try:
             self._apply(state, action, rng)
         except ValueError:
-            for name in fields(state):
-                setattr(state, name.name, getattr(saved, name.name))
+            for field in fields(state):
+                setattr(state, field.name, getattr(saved, field.name))
             rng.bit_generator.state = generator
             raise
 
