@@ -648,7 +648,8 @@ def test_the_text_module_does_not_import_the_game():
 
 def test_a_new_round_is_exactly_a_fresh_deal():
     """Every field of the state is the next round's deal once a round ends (the round start
-    assigns each field by name; a field it forgot would keep the old round's value)."""
+    assigns each field by name; a field it forgot would keep the old round's value), but the
+    chance log, which holds the whole game's deals."""
     game = SeersCatalogGame(3, num_rounds=2)
     state = game.new_game(np.random.default_rng(7))
     choose, deal_rng = np.random.default_rng(8), np.random.default_rng(9)
@@ -656,7 +657,8 @@ def test_a_new_round_is_exactly_a_fresh_deal():
         legal = game.legal_actions(state)
         before = copy.deepcopy(deal_rng)
         game.apply(state, legal[choose.integers(len(legal))], deal_rng)
-    fresh = game._deal(before, 1, state.totals, state.round_scores)
+    fresh = game._start(1, game._shuffle_and_deal(before), None, state.totals, state.round_scores)
+    fresh.chance = state.chance  # the game's chance log goes on across rounds
     assert state == fresh
     assert [len(scores) for scores in state.round_scores] == [3]
 
@@ -675,3 +677,83 @@ def test_rewards_stay_in_the_range_the_metadata_declares(reward_mode):
             env.step(action)
             rewards += env.rewards.values()
     assert low <= min(rewards) < 0 < max(rewards) <= high
+
+
+# -- chance as data: every round's hands scripted in deal["chance"]["deal"] ---------------------
+# Two seers: 3 suits of 2-10, 3 suited cards removed face down, Go First and 3 other artifacts.
+ROUND_A = [
+    "2P 3P 4P 5P 6P 7P 8P 9P 10P 2G 3G 4G W Crown Lens",
+    "5G 6G 7G 8G 9G 10G 2T 3T 4T 5T 6T 7T W GoFirst Rod",
+]  # 8T 9T 10T removed; Gift, Cauldron, Prism, HalfMoon, Echo and Stone undealt
+ROUND_B = ROUND_A[::-1]
+
+
+def codes(hands: list[str]) -> list[list[int]]:
+    """A round's hands as the game logs them: ascending codes, one wild code per seat."""
+    return [
+        sorted(code + seat if code == WILD_BASE else code for code in parse_cards(hand))
+        for seat, hand in enumerate(hands)
+    ]
+
+
+def test_a_scripted_second_round_is_dealt_as_written_and_draws_nothing():
+    """Round 2's hands are scripted: the suited cards in neither hand are the 3 removed, the
+    artifacts in neither undealt, and the Go First holder leads; the generator is not used."""
+    game = SeersCatalogGame(2, num_rounds=2)
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    state = game.new_game(rng, {"chance": {"deal": [ROUND_B, ROUND_A]}})
+    assert state.hands == codes(ROUND_B) and state.leader == 0
+    choose = np.random.default_rng(6)
+    while state.round == 0:
+        legal = game.legal_actions(state)
+        game.apply(state, legal[choose.integers(len(legal))], rng)
+    assert state.hands == codes(ROUND_A)
+    assert state.removed == parse_cards("8T 9T 10T")
+    assert state.undealt == parse_cards("Gift Cauldron Prism HalfMoon Echo Stone")
+    assert state.leader == state.turn == 1 and state.known[0][1] == 1 << GO_FIRST
+    game.check_invariants(state)
+    assert rng.bit_generator.state == before  # every deal came from the script
+    assert game.deal_record(state) == {"chance": {"deal": [codes(ROUND_B), codes(ROUND_A)]}}
+
+
+def test_a_malformed_scripted_round_is_a_clear_error_before_anything_is_dealt():
+    game = SeersCatalogGame(2)
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    foreign = [ROUND_A[0], ROUND_A[1].replace("7T", "13T")]  # the 2-seer deck stops at 10
+    with pytest.raises(
+        ValueError, match=r"deal\['chance'\]\['deal'\]\[1\]\[1\] holds 13T, not in this game's"
+    ):
+        game.new_game(rng, {"chance": {"deal": [ROUND_A, foreign]}})
+    with pytest.raises(ValueError, match=r"deal\['chance'\]\['deal'\]\[0\] must be a list of 2"):
+        game.new_game(rng, {"chance": {"deal": [ROUND_A[0]]}})
+    with pytest.raises(ValueError, match=r"deal\['chance'\]\['deal'\]\[0\] holds 5G twice"):
+        game.new_game(rng, {"chance": {"deal": [[ROUND_A[0] + " 5G", ROUND_A[1]]]}})
+    with pytest.raises(ValueError, match="already gives"):
+        game.new_game(rng, {"hands": ROUND_A, "chance": {"deal": [ROUND_B]}})
+    with pytest.raises(ValueError, match="unknown events"):
+        game.new_game(rng, {"chance": {"round": [ROUND_A]}})
+    assert rng.bit_generator.state == before
+
+
+def test_hand_written_hands_are_the_first_deal_of_the_record():
+    """A hand-written round 1 is logged as the first ``deal``; its leader, not a chance
+    outcome, comes back as the record's ``leader`` and replays with any seed."""
+    game = SeersCatalogGame(2)
+    state = game.new_game(np.random.default_rng(1), {"hands": ROUND_A, "leader": 0})
+    record = game.deal_record(state)
+    assert record == {"leader": 0, "chance": {"deal": [codes(ROUND_A)]}}
+    replay = game.new_game(np.random.default_rng(2), record)
+    replay.chance.script = {}  # the replay's script is used up; the rest is the same game
+    assert replay == state and replay.leader == 0
+
+
+def test_resampled_states_carry_no_chance_log_or_script():
+    """The log holds the true hands and the script the future deals: neither is the
+    observer's."""
+    game = SeersCatalogGame(2)
+    state = game.new_game(np.random.default_rng(0), {"chance": {"deal": [ROUND_A, ROUND_B]}})
+    resampled = game.resample_hidden(state, 0, np.random.default_rng(0))
+    assert resampled.chance.log == {} and resampled.chance.script == {}
+    assert state.chance.script["deal"] == [codes(ROUND_B)]  # the original keeps its script

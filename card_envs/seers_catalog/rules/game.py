@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
 from card_envs.core.spec import ActionSpec
@@ -60,6 +61,8 @@ from card_envs.seers_catalog.rules.text import render_table
 
 NUM_ROUNDS = 4
 CACHE_LIMIT = 50_000
+DEAL_KEYS = ("hands", "leader", "chance")
+DEAL = "deal"  # the chance event: one round's hands, seat 0 first (cards in none are out)
 
 
 class Moves:
@@ -169,31 +172,47 @@ class SeersCatalogGame(Game[SeersCatalogState]):
     def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeersCatalogState:
         """Round 1 from ``rng``, or from ``deal={"hands": [...], "leader": seat}``: each hand a
         list of codes or a string such as ``"5P 7G W Crown"``; cards in no hand are out of the
-        round; the leader defaults to the Go First holder."""
-        totals = [0] * self.num_players
-        if deal is None:
-            return self._deal(rng, 0, totals, [])
-        return self._injected(deal, totals)
+        round; the leader defaults to the Go First holder. ``deal["chance"]["deal"]`` scripts
+        every round's hands instead (see :meth:`_checked_deal`)."""
+        written, leader, script = self._checked_deal(deal)
+        chance = ChanceLog(script)
+        if written is None:
+            hands = self._round_hands(chance, rng)
+        else:  # logged as the first round's outcome, so the record replays it
+            hands = _fresh(chance.take(rng, DEAL, lambda _: written, lambda given: given))
+        state = self._start(0, hands, leader, [0] * self.num_players, [])
+        state.chance, state.first_leader = chance, leader
+        return state
 
-    def _deal(
-        self,
-        rng: np.random.Generator,
-        round_index: int,
-        totals: list[int],
-        history: list[list[int]],
-    ) -> SeersCatalogState:
+    def deal_record(self, state: SeersCatalogState) -> dict[str, Any]:
+        """Every round's hands, and round 1's leader when the deal wrote one."""
+        record: dict[str, Any] = {"chance": state.chance.record()}
+        if state.first_leader is not None:
+            record["leader"] = state.first_leader
+        return record
+
+    def _round_hands(self, chance: ChanceLog, rng: np.random.Generator) -> list[list[int]]:
+        """The next round's hands: scripted, or shuffled and dealt from ``rng``."""
+        key = f"deal['chance']['deal'][{len(chance.log.get(DEAL, []))}]"
+        outcome = chance.take(
+            rng, DEAL, self._shuffle_and_deal, lambda given: self._checked_hands(given, key)
+        )
+        return _fresh(outcome)
+
+    def _shuffle_and_deal(self, rng: np.random.Generator) -> list[list[int]]:
         """Shuffle and deal a round: suited cards evenly (after removing some for 2 seers), one
-        wild each, and Go First with ``2n - 1`` other artifacts, two each."""
+        wild each, and Go First with ``2n - 1`` other artifacts, two each. The outcome: the
+        hands, ascending (the cards in none are out of the round)."""
         n = self.num_players
         suited = self.deck.suited()
         suited = [suited[i] for i in rng.permutation(len(suited))]
-        removed, suited = sorted(suited[: self.deck.removed]), suited[self.deck.removed :]
+        suited = suited[self.deck.removed :]  # the first few removed (2 seers): in no hand
         others = [c for c in self.pool_codes if c != GO_FIRST]
         others = [others[i] for i in rng.permutation(len(others))]
         dealt = [GO_FIRST, *others[: ARTIFACTS_PER_SEER * n - 1]]
         dealt = [dealt[i] for i in rng.permutation(len(dealt))]
         per = len(suited) // n
-        hands = [
+        return [
             sorted(
                 [
                     *suited[p * per : (p + 1) * per],
@@ -203,43 +222,63 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             )
             for p in range(n)
         ]
-        undealt = sorted(others[ARTIFACTS_PER_SEER * n - 1 :])
-        leader = next(p for p in range(n) if GO_FIRST in hands[p])
-        return self._start(round_index, hands, removed, undealt, leader, totals, history)
 
-    def _injected(self, deal: Any, totals: list[int]) -> SeersCatalogState:
+    def _checked_deal(
+        self, deal: Any
+    ) -> tuple[list[list[int]] | None, int | None, dict[str, list]]:
+        """The hand-written round 1 (or ``None``), its leader (``None``: the Go First holder)
+        and the checked chance script, or an error naming the key at fault. Hand-written hands
+        are the first ``deal`` outcome, so ``deal["chance"]`` may not script deals too."""
+        if deal is None:
+            return None, None, {}
+        scripted = isinstance(deal, dict) and "chance" in deal
+        check_deal(deal, DEAL_KEYS, required=() if scripted else ("hands",))
+        written = self._checked_hands(deal["hands"], "deal['hands']") if "hands" in deal else None
+        leader = None
+        if "leader" in deal:
+            leader = check_seat(deal["leader"], "deal['leader']", self.num_players)
+        script = chance_script(deal, (DEAL,))
+        deals = script.get(DEAL, [])
+        if written is not None and deals:
+            raise ValueError(
+                "deal['chance']['deal'] scripts round 1, which deal['hands'] already gives: "
+                "script every round in deal['chance']['deal'] (round 1 first), or only round 1 "
+                "in deal['hands']"
+            )
+        if deals:
+            script[DEAL] = [
+                self._checked_hands(hands, f"deal['chance']['deal'][{i}]")
+                for i, hands in enumerate(deals)
+            ]
+        return written, leader, script
+
+    def _checked_hands(self, raw_hands: Any, key: str) -> list[list[int]]:
+        """One round's hands as ascending codes (wilds numbered seat by seat), or a
+        ``ValueError`` naming ``key``: one non-empty hand per seer, every card of this game's
+        deck at most once, at most one wild per seer."""
         n = self.num_players
-        check_deal(deal, ("hands", "leader"), required=("hands",))
-        raw = check_list(deal["hands"], "deal['hands']", n, "hands (card names or codes)")
+        raw = check_list(raw_hands, key, n, "hands (card names or codes)")
         hands, wilds = [], WILD_BASE
         for seat, hand in enumerate(raw):
-            codes = self._hand_codes(hand, f"deal['hands'][{seat}]")
+            codes = self._hand_codes(hand, f"{key}[{seat}]")
             for i, code in enumerate(codes):
                 if WILD_BASE <= code < ARTIFACT_BASE:
                     codes[i], wilds = wilds, wilds + 1
             hands.append(sorted(codes))
         if wilds - WILD_BASE > n:
-            raise ValueError(
-                f"deal['hands'] holds {wilds - WILD_BASE} wilds; the {n}-seer deck has {n}"
-            )
-        flat = [c for hand in hands for c in hand]
-        check_once(flat, "deal['hands']", card_name)
+            raise ValueError(f"{key} holds {wilds - WILD_BASE} wilds; the {n}-seer deck has {n}")
+        check_once([c for hand in hands for c in hand], key, card_name)
         for seat, hand in enumerate(hands):
             if not hand:
-                raise ValueError(f"deal['hands'][{seat}] is empty: every hand must hold a card")
+                raise ValueError(f"{key}[{seat}] is empty: every hand must hold a card")
             foreign = [card_name(c) for c in hand if c not in self.all_codes]
             if foreign:
                 raise ValueError(
-                    f"deal['hands'][{seat}] holds {', '.join(foreign)}, not in this game's deck "
+                    f"{key}[{seat}] holds {', '.join(foreign)}, not in this game's deck "
                     f"({n} seers: {self.deck.suits} suits of 2..{self.deck.max_value}, "
                     f"artifact_pool {list(self.artifact_pool)})"
                 )
-        out = sorted(set(self.all_codes) - set(flat))
-        removed = [c for c in out if c < ARTIFACT_BASE]
-        undealt = [c for c in out if c >= ARTIFACT_BASE]
-        holder = [p for p in range(n) if GO_FIRST in hands[p]]
-        leader = check_seat(deal.get("leader", holder[0] if holder else 0), "deal['leader']", n)
-        return self._start(0, hands, removed, undealt, leader, totals, [])
+        return hands
 
     @staticmethod
     def _hand_codes(hand: Any, key: str) -> list[int]:
@@ -266,13 +305,16 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         self,
         round_index: int,
         hands: list[list[int]],
-        removed: list[int],
-        undealt: list[int],
-        leader: int,
+        leader: int | None,
         totals: list[int],
         history: list[list[int]],
     ) -> SeersCatalogState:
+        """A round dealt as ``hands``: the suited cards in no hand are removed, the artifacts
+        undealt; ``leader`` ``None`` is the Go First holder (seat 0 if no one holds it)."""
         n = self.num_players
+        out = sorted(set(self.all_codes).difference(*hands))
+        if leader is None:
+            leader = next((p for p in range(n) if GO_FIRST in hands[p]), 0)
         known = [[0] * n for _ in range(n)]
         if GO_FIRST in hands[leader]:  # the start seer holds Go First: everyone knows it
             for seat in range(n):
@@ -281,8 +323,8 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         return SeersCatalogState(
             round=round_index,
             hands=hands,
-            removed=removed,
-            undealt=undealt,
+            removed=[c for c in out if c < ARTIFACT_BASE],
+            undealt=[c for c in out if c >= ARTIFACT_BASE],
             leader=leader,
             turn=leader,
             passed=[False] * n,
@@ -533,7 +575,8 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             state.totals, state.round_scores, state.over = totals, history, True
             state.pending = []
             return
-        self._next_round(state, self._deal(rng, state.round + 1, totals, history))
+        hands = self._round_hands(state.chance, rng)
+        self._next_round(state, self._start(state.round + 1, hands, None, totals, history))
 
     @staticmethod
     def _next_round(state: SeersCatalogState, fresh: SeersCatalogState) -> None:
@@ -585,8 +628,11 @@ class SeersCatalogGame(Game[SeersCatalogState]):
     ) -> SeersCatalogState:
         """Redraw the cards ``observer`` cannot see, kind for kind: suited among other hands and
         the removed cards, artifacts among other hands and the undealt ones. Known cards (Go
-        First at the start, Rod pick-ups, Lens looks) and a builder's chosen cards stay."""
+        First at the start, Rod pick-ups, Lens looks) and a builder's chosen cards stay. The
+        copy's chance log starts empty: the deals it logged show the true hands, and its script
+        the future, neither of which ``observer`` may know (later rounds are drawn)."""
         new = self.clone(state)
+        new.chance = ChanceLog()
         others = [p for p in range(self.num_players) if p != observer]
         for is_artifact, spare in ((False, "removed"), (True, "undealt")):
             owners, codes = [], []
@@ -616,3 +662,8 @@ class SeersCatalogGame(Game[SeersCatalogState]):
 
     def render_seat(self, state: SeersCatalogState, seat: int) -> str:
         return render_table(state, (seat,), self.num_rounds, self.winners(state))
+
+
+def _fresh(hands: list[list[int]]) -> list[list[int]]:
+    """Copies of a round's hands: play must not edit the logged outcome."""
+    return [list(hand) for hand in hands]

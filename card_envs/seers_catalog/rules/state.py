@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from card_envs.core.chance import ChanceLog
 from card_envs.seers_catalog.rules.melds import Key
 
 
@@ -41,3 +42,5 @@ class SeersCatalogState:
     artifacts_played: list[tuple[int, int]] = field(default_factory=list)
     lens_looks: list[tuple[int, int]] = field(default_factory=list)
     over: bool = False
+    chance: ChanceLog = field(default_factory=ChanceLog)  # every round's hands, scripted or drawn
+    first_leader: int | None = None  # round 1's leader as the deal wrote it (deal_record gives it)
