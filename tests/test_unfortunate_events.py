@@ -907,3 +907,100 @@ def test_rewards_stay_in_the_range_the_metadata_declares(reward_mode):
             env.step(action)
             rewards += env.rewards.values()
     assert low <= min(rewards) < 0 < max(rewards) <= high
+
+
+# -- chance as data: deals and reshuffles scripted in deal["chance"] ----------------------------
+DECK = [kind for kind in range(NUM_KINDS) for _ in range(COPIES[kind])]  # sorted by kind
+# Seat 0 holds the seven of kind 0, seat 1 of kind 1; one card (kind 2) is left in the pile and
+# the rest lie face up on the discard, Beatrice (the last kind) on top.
+THIN_ROUND = [[DECK[:7], DECK[7:14]], DECK[15:], DECK[14:15]]
+RESHUFFLED = sorted(DECK[15:-1], reverse=True)  # next drawn first: a Lemony Snicket
+
+
+def _draw(game: UnfortunateEventsGame) -> int:
+    return game.actions.ids["draw from the pile"]
+
+
+def test_a_scripted_reshuffle_is_the_new_pile_and_draws_nothing():
+    """The rulebook: "When the DRAW pile is emptied, reshuffle the DISCARD pile" (all but its
+    top card). Script that reshuffle: the next draw is its first card."""
+    game = UnfortunateEventsGame(2)
+    rng = np.random.default_rng(5)
+    before = rng.bit_generator.state
+    state = game.new_game(rng, {"chance": {"deal": [THIN_ROUND], "reshuffle": [RESHUFFLED]}})
+    assert state.actor == 1 and state.pile == [2] and state.discard[-1] == BEATRICE
+    game.apply(state, _draw(game), rng)  # seat 1 draws the pile's last card: reshuffle at once
+    assert state.discard == [BEATRICE] and state.pile == RESHUFFLED[::-1]
+    game.apply(state, game.actions.encode("discard", 1), rng)
+    game.apply(state, _draw(game), rng)  # seat 0 draws the reshuffled pile's first card
+    assert state.hands[0][parse_kinds(["Lemony Snicket"])[0]] == 1
+    game.check_invariants(state)
+    assert rng.bit_generator.state == before  # the deal and the reshuffle came from the script
+    assert game.deal_record(state) == {"chance": {"deal": [THIN_ROUND], "reshuffle": [RESHUFFLED]}}
+
+
+def test_a_scripted_reshuffle_of_other_cards_is_an_error_that_changes_nothing():
+    """A reshuffle is checked when it happens, mid-move: the game stays as before the move."""
+    game = UnfortunateEventsGame(2)
+    rng = np.random.default_rng(5)
+    short = RESHUFFLED[1:]
+    state = game.new_game(rng, {"chance": {"deal": [THIN_ROUND], "reshuffle": [short]}})
+    before = pickle.dumps((state, rng.bit_generator.state))
+    with pytest.raises(
+        ValueError,
+        match=r"deal\['chance'\]\['reshuffle'\]\[0\] must be the 89 cards reshuffled from the "
+        r"discard \(all but its top card\), next drawn first: .*Lemony Snicket x2",
+    ):
+        game.apply(state, _draw(game), rng)
+    assert pickle.dumps((state, rng.bit_generator.state)) == before
+
+
+def test_a_malformed_scripted_deal_is_a_clear_error_before_anything_is_dealt():
+    game = UnfortunateEventsGame(2)
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    hands, discard, pile = THIN_ROUND
+
+    def rejected(chance: dict, *pattern: str) -> None:
+        with pytest.raises(ValueError, match="".join(pattern)):
+            game.new_game(rng, {"chance": chance})
+
+    rejected({"deal": [[hands, discard]]}, r"deal\['chance'\]\['deal'\]\[0\] must be a round's")
+    rejected(
+        {"deal": [THIN_ROUND, [hands, discard, []]]},
+        r"deal\['chance'\]\['deal'\]\[1\] must deal the whole deck of 105 cards",
+        r".*deals Sunny 6 times \(the deck holds 7\)",
+    )
+    rejected({"deal": [[hands, [], pile + discard]]}, r"\[0\]\[1\] must hold the face-up card")
+    rejected({"deal": [[[hands[0], hands[1][1:]], discard, pile]]}, r"\[0\]\[0\]\[1\] must be")
+    rejected({"reshuffle": [["Olaf"]]}, r"deal\['chance'\]\['reshuffle'\]\[0\]\[0\] is not")
+    rejected({"shuffle": []}, "unknown events")
+    with pytest.raises(ValueError, match="already gives"):
+        game.new_game(rng, {"hands": hands, "chance": {"deal": [THIN_ROUND]}})
+    assert rng.bit_generator.state == before
+
+
+def test_a_hand_written_round_one_is_the_first_deal_of_the_record():
+    """Written by hand, round 1 is logged whole (the cards it leaves out as shuffled) as the
+    first ``deal``; the dealer comes back as the record's ``dealer`` and replays it exactly."""
+    game = UnfortunateEventsGame(3)
+    state = game.new_game(np.random.default_rng(1), {**SNICKET_DEAL, "dealer": 2})
+    record = game.deal_record(state)
+    assert record["dealer"] == 2 and list(record["chance"]) == ["deal"]
+    _, discard, pile = record["chance"]["deal"][0]
+    assert discard == parse_kinds(SNICKET_DEAL["discard"])
+    assert pile[:4] == parse_kinds(SNICKET_DEAL["pile"]) and len(pile) == DECK_SIZE - 21 - 1
+    replay = game.new_game(np.random.default_rng(2), record)
+    replay.chance.script = {}  # the replay's script is used up; the rest is the same game
+    assert replay == state
+
+
+def test_resampled_states_carry_no_chance_log_or_script():
+    """The log holds the true hands and pile, the script the future: neither is the
+    observer's."""
+    game = UnfortunateEventsGame(2)
+    chance = {"deal": [THIN_ROUND], "reshuffle": [RESHUFFLED]}
+    state = game.new_game(np.random.default_rng(0), {"chance": chance})
+    resampled = game.resample_hidden(state, 0, np.random.default_rng(0))
+    assert resampled.chance.log == {} and resampled.chance.script == {}
+    assert state.chance.script["reshuffle"] == [RESHUFFLED]  # the original keeps its script

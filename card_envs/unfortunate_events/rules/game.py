@@ -8,11 +8,13 @@ discarding the last card with every owed set on the table; the winner takes a Vi
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 
-from card_envs.core.deal import check_deal, check_list, check_seat
+from card_envs.core.chance import ChanceLog, chance_script
+from card_envs.core.deal import check_deal, check_list, check_seat, show
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.spec import ActionSpec
 from card_envs.unfortunate_events.rules.actions import (
@@ -79,7 +81,12 @@ PHASE_BLOCKS: dict[int, tuple[str, ...]] = {
     VICTORY: ("victory",),
 }
 
-DEAL_KEYS = ("hands", "discard", "pile", "dealer")
+DEAL_KEYS = ("hands", "discard", "pile", "dealer", "chance")
+ROUND_KEYS = ("hands", "discard", "pile")  # the keys of a round 1 written by hand
+# The chance events: a round's deal, [hands, discard, pile], and the pile a reshuffle makes
+# (next drawn first). Lists, not dicts: a string equal to a state attribute's name would be
+# shared with it in the state but not in an unpickled copy, so the two would pickle differently.
+DEAL, RESHUFFLE = "deal", "reshuffle"
 
 
 class UnfortunateEventsGame(Game[UnfortunateEventsState]):
@@ -118,7 +125,9 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         """Round 1 dealt by seat 0. ``deal={"hands": [[7 cards] x n], "discard": [..., top],
         "pile": [next drawn, ...], "dealer": seat}`` (cards as kinds or names; only ``hands``
         required; other keys are an error) fixes the first deal; unlisted cards are shuffled
-        under the given pile."""
+        under the given pile. ``deal["chance"]`` scripts every deal (then ``hands`` is not
+        required) and reshuffle (see :meth:`_checked_deal`)."""
+        written, dealer, script = self._checked_deal(deal)
         n = self.num_players
         state = UnfortunateEventsState(
             hands=[],
@@ -133,57 +142,134 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             dealer=0,
             turn_player=0,
             actor=0,
+            chance=ChanceLog(script),
         )
-        if deal is None:
-            self._deal(state, rng, 0)
-        else:
-            self._inject(state, deal, rng)
+        if written is None:
+            self._deal(state, rng, dealer)
+        else:  # logged as the first deal, so the record replays it
+            hands, top, discard = written
+            outcome = state.chance.take(
+                rng, DEAL, lambda r: _completed(hands, top, discard, r), lambda given: given
+            )
+            self._start_round(state, dealer, *outcome)
         return state
 
+    def deal_record(self, state: UnfortunateEventsState) -> dict[str, Any]:
+        """Every deal and reshuffle of the game, and the first dealer when it was not seat 0."""
+        record: dict[str, Any] = {"chance": state.chance.record()}
+        first_dealer = (state.dealer - state.round) % self.num_players
+        if first_dealer:
+            record["dealer"] = first_dealer
+        return record
+
     def _deal(self, state: UnfortunateEventsState, rng: np.random.Generator, dealer: int) -> None:
+        """The next round's deal: scripted, or shuffled and dealt from ``rng``."""
+        key = f"deal['chance']['deal'][{len(state.chance.log.get(DEAL, []))}]"
+        outcome = state.chance.take(
+            rng, DEAL, self._shuffled_deal, lambda given: self._checked_round(given, key)
+        )
+        self._start_round(state, dealer, *outcome)
+
+    def _shuffled_deal(self, rng: np.random.Generator) -> list[list[Any]]:
+        """Seven cards to each seat from a shuffled deck, the next card turned up. The outcome:
+        ``[hands (ascending), discard, pile (next drawn first)]``."""
         deck = [k for k in range(NUM_KINDS) for _ in range(COPIES[k])]
         deck = [deck[i] for i in rng.permutation(DECK_SIZE)]
-        hands = [deck[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(self.num_players)]
+        hands = [sorted(deck[HAND_SIZE * p : HAND_SIZE * (p + 1)]) for p in range(self.num_players)]
         rest = deck[HAND_SIZE * self.num_players :]
-        self._start_round(state, dealer, hands, rest[:-1], [rest[-1]])
+        return [hands, [rest[-1]], rest[-2::-1]]
 
-    def _inject(self, state: UnfortunateEventsState, deal: Any, rng: np.random.Generator) -> None:
-        """Start from the injected deal, checked whole before the generator shuffles the rest."""
+    def _checked_deal(
+        self, deal: Any
+    ) -> tuple[tuple[list[list[int]], list[int], list[int]] | None, int, dict[str, list]]:
+        """The hand-written round 1 (hands, pile top, discard; or ``None``), the first dealer and
+        the checked chance script, or an error naming the key at fault, all before the generator
+        shuffles anything. A hand-written round 1 is the first ``deal`` outcome, so
+        ``deal["chance"]`` may not script deals too."""
+        if deal is None:
+            return None, 0, {}
         n = self.num_players
-        check_deal(deal, DEAL_KEYS, required=("hands",))
-        raw = check_list(deal["hands"], "deal['hands']", n, f"hands of {HAND_SIZE} cards")
-        hands = [
-            _deal_kinds(hand, f"deal['hands'][{seat}]", HAND_SIZE) for seat, hand in enumerate(raw)
-        ]
-        discard = _deal_kinds(deal.get("discard", []), "deal['discard']")
-        top_pile = _deal_kinds(deal.get("pile", []), "deal['pile']")
+        by_hand = isinstance(deal, dict) and any(key in deal for key in ROUND_KEYS)
+        scripted = isinstance(deal, dict) and "chance" in deal
+        check_deal(deal, DEAL_KEYS, required=("hands",) if by_hand or not scripted else ())
+        written = None
+        if by_hand:
+            raw = check_list(deal["hands"], "deal['hands']", n, f"hands of {HAND_SIZE} cards")
+            hands = [
+                _deal_kinds(hand, f"deal['hands'][{seat}]", HAND_SIZE)
+                for seat, hand in enumerate(raw)
+            ]
+            discard = _deal_kinds(deal.get("discard", []), "deal['discard']")
+            top_pile = _deal_kinds(deal.get("pile", []), "deal['pile']")
+            written = hands, top_pile, discard
         dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", n)
-        used = counts_of([k for h in hands for k in h] + discard + top_pile)
-        for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True)):
-            if count > copies:
-                raise ValueError(
-                    f"deal['hands'], ['discard'] and ['pile'] use {count} copies of "
-                    f"{KIND_NAMES[kind]} between them; the deck holds {copies}"
-                )
-        if not discard and sum(used) == DECK_SIZE:
-            raise ValueError("deal['discard'] is needed: the deal leaves no card to turn up")
-        rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used[k])]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
+        if written is not None:
+            _check_copies(*written)
+        script = chance_script(deal, (DEAL, RESHUFFLE))
+        if written is not None and script.get(DEAL):
+            raise ValueError(
+                "deal['chance']['deal'] scripts round 1, which deal['hands'] (with "
+                "deal['discard'] and deal['pile']) already gives: script every round in "
+                "deal['chance']['deal'] (round 1 first), or only round 1 by hand"
+            )
+        if DEAL in script:
+            script[DEAL] = [
+                self._checked_round(outcome, f"deal['chance']['deal'][{i}]")
+                for i, outcome in enumerate(script[DEAL])
+            ]
+        if RESHUFFLE in script:  # their cards are checked when they happen: see _reshuffle
+            script[RESHUFFLE] = [
+                _deal_kinds(pile, f"deal['chance']['reshuffle'][{i}]")
+                for i, pile in enumerate(script[RESHUFFLE])
+            ]
+        return written, dealer, script
+
+    def _checked_round(self, outcome: Any, key: str) -> list[list[Any]]:
+        """A scripted round's deal ``[hands, discard, pile]`` as kinds, or a ``ValueError``
+        naming ``key``: a hand of 7 per seat, at least the face-up card on the discard, and
+        with the pile every card of the deck exactly once."""
+        n = self.num_players
+        if not isinstance(outcome, list | tuple) or len(outcome) != 3:
+            raise ValueError(
+                f"{key} must be a round's deal [hands, discard, pile]: {n} hands of {HAND_SIZE} "
+                f"cards, the discard (top card last) and the pile (next drawn first), together "
+                f"the whole deck, got {show(outcome)}"
+            )
+        raw = check_list(outcome[0], f"{key}[0]", n, f"hands of {HAND_SIZE} cards")
+        hands = [
+            sorted(_deal_kinds(hand, f"{key}[0][{seat}]", HAND_SIZE))
+            for seat, hand in enumerate(raw)
+        ]
+        discard = _deal_kinds(outcome[1], f"{key}[1]")
         if not discard:
-            discard = [rest.pop()]
-        self._start_round(state, dealer, hands, rest + top_pile[::-1], discard)
+            raise ValueError(f"{key}[1] must hold the face-up card: the discard is never empty")
+        pile = _deal_kinds(outcome[2], f"{key}[2]")
+        used = counts_of([k for hand in hands for k in hand] + discard + pile)
+        wrong = [
+            f"{KIND_NAMES[kind]} {count} times (the deck holds {copies})"
+            for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True))
+            if count != copies
+        ]
+        if wrong:
+            raise ValueError(
+                f"{key} must deal the whole deck of {DECK_SIZE} cards, each as often as the "
+                f"deck holds it; it deals {', '.join(wrong)}"
+            )
+        return [hands, discard, pile]
 
     def _start_round(
         self,
         state: UnfortunateEventsState,
         dealer: int,
         hands: list[list[int]],
-        pile: list[int],
         discard: list[int],
+        pile: list[int],
     ) -> None:
+        """A round dealt as ``hands``, ``discard`` (top card last) and ``pile`` (next drawn
+        first), copied: play must not edit the logged outcome."""
         n = self.num_players
         state.hands = [counts_of(hand) for hand in hands]
-        state.pile, state.discard = pile, discard
+        state.pile, state.discard = pile[::-1], list(discard)
         state.discard_counts = counts_of(discard)
         state.laid = [[] for _ in range(n)]
         state.owed3, state.owed4 = [1] * n, [1] * n
@@ -316,6 +402,21 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: UnfortunateEventsState, action: int, rng: np.random.Generator) -> None:
+        """Play ``action``. A scripted reshuffle can only be checked when it happens (it holds the
+        discard of that moment), mid-move: a bad one is a ``ValueError`` that leaves the game as
+        it was before the move."""
+        if not state.chance.script.get(RESHUFFLE):
+            self._apply(state, action, rng)
+            return
+        before = self.clone(state)
+        try:
+            self._apply(state, action, rng)
+        except ValueError:
+            for name in (f.name for f in fields(state)):
+                setattr(state, name, getattr(before, name))
+            raise
+
+    def _apply(self, state: UnfortunateEventsState, action: int, rng: np.random.Generator) -> None:
         block, index = self._actions.decode(action)
         match block:
             case "draw":
@@ -372,11 +473,19 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         return True
 
     def _reshuffle(self, state: UnfortunateEventsState, rng: np.random.Generator) -> bool:
-        """The discard but its top card, shuffled, becomes the pile (if it has a card to spare)."""
+        """The discard but its top card, shuffled, becomes the pile (if it has a card to spare):
+        the chance event ``reshuffle``, whose outcome lists the new pile next drawn first."""
         if len(state.discard) < 2:
             return False
         rest = state.discard[:-1]
-        state.pile = [rest[i] for i in rng.permutation(len(rest))]
+        key = f"deal['chance']['reshuffle'][{len(state.chance.log.get(RESHUFFLE, []))}]"
+        pile = state.chance.take(
+            rng,
+            RESHUFFLE,
+            lambda r: [rest[i] for i in r.permutation(len(rest))][::-1],
+            lambda given: _checked_reshuffle(given, rest, key),
+        )
+        state.pile = pile[::-1]
         state.discard = state.discard[-1:]
         state.discard_counts = counts_of(state.discard)
         return True
@@ -539,8 +648,11 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         """Redeal the cards the observer cannot see (other hands beyond their publicly known
         cards, and the pile) among those places, keeping every hand size. What Olaf's Eye
         showed the observer is not kept: it is a memory of a past hand (the observation keeps
-        it unchanged), so a redealt hand may differ from it even in cards still held."""
+        it unchanged), so a redealt hand may differ from it even in cards still held. The
+        copy's chance log starts empty: the deals it logged show the true hands, and its script
+        the future, neither of which ``observer`` may know (later chance is drawn)."""
         new = self.clone(state)
+        new.chance = ChanceLog()
         others = [p for p in range(self.num_players) if p != observer]
         pool = list(new.pile)
         for p in others:
@@ -565,3 +677,44 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
 def _deal_kinds(value: Any, key: str, length: int | None = None) -> list[int]:
     """A deal's list of cards (names or kinds) as kinds, or an error naming ``key``."""
     return parse_kinds(check_list(value, key, length, "cards (names or kinds)"), key)
+
+
+def _check_copies(hands: list[list[int]], top_pile: list[int], discard: list[int]) -> None:
+    """A hand-written round 1 uses no card more often than the deck holds it, and leaves a
+    card to turn up if it gives no discard; else a ``ValueError`` naming the keys."""
+    used = counts_of([k for h in hands for k in h] + discard + top_pile)
+    for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True)):
+        if count > copies:
+            raise ValueError(
+                f"deal['hands'], ['discard'] and ['pile'] use {count} copies of "
+                f"{KIND_NAMES[kind]} between them; the deck holds {copies}"
+            )
+    if not discard and sum(used) == DECK_SIZE:
+        raise ValueError("deal['discard'] is needed: the deal leaves no card to turn up")
+
+
+def _completed(
+    hands: list[list[int]], top_pile: list[int], discard: list[int], rng: np.random.Generator
+) -> list[list[Any]]:
+    """A hand-written round 1 as a ``deal`` outcome: the cards it leaves out shuffled under the
+    given pile top (the last of them turned up when it gives no discard)."""
+    used = counts_of([k for h in hands for k in h] + discard + top_pile)
+    rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used[k])]
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    if not discard:
+        discard = [rest.pop()]
+    return [[sorted(hand) for hand in hands], list(discard), top_pile + rest[::-1]]
+
+
+def _checked_reshuffle(pile: Any, rest: list[int], key: str) -> list[int]:
+    """A scripted reshuffle as kinds: the cards reshuffled from the discard (all but its top
+    card), in any order, or a ``ValueError`` naming ``key`` and those cards."""
+    kinds = _deal_kinds(pile, key)
+    if counts_of(kinds) != counts_of(rest):
+        cards = counts_of(rest)
+        names = ", ".join(f"{KIND_NAMES[k]} x{c}" for k, c in enumerate(cards) if c)
+        raise ValueError(
+            f"{key} must be the {len(rest)} cards reshuffled from the discard (all but its top "
+            f"card), next drawn first: {names}; got {show(pile)}"
+        )
+    return kinds

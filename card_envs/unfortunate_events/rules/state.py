@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from card_envs.core.chance import ChanceLog
+
 NONE = -1
 
 # Phases: who acts and what they decide.
@@ -53,3 +55,4 @@ class UnfortunateEventsState:
     over: bool = False
     truncated: bool = False
     stalled: bool = False  # truncated because no card could be drawn
+    chance: ChanceLog = field(default_factory=ChanceLog)  # every deal and reshuffle so far
