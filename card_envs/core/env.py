@@ -167,13 +167,13 @@ class CardEnv(AECEnv, EzPickle):
         """A new game: dealt from ``seed`` (or from the generator as it stands when ``None``), or
         from ``options["deal"]``. Everything is checked and built before anything is replaced,
         so a reset that raises leaves the game in progress exactly as it was."""
-        options = self._checked_reset_options(options)
+        checked_options = self._checked_reset_options(options)
         if seed is None and self._rng is not None:
             rng, saved = self._rng, self._rng.bit_generator.state
         else:
             rng, saved = np.random.default_rng(self._checked_seed(seed)), None
         try:
-            game_state = self.game.new_game(rng, options.get("deal"))
+            game_state = self.game.new_game(rng, checked_options.get("deal"))
         except BaseException:
             if saved is not None:  # the live generator: rewind what the failed deal drew
                 rng.bit_generator.state = saved
@@ -186,7 +186,7 @@ class CardEnv(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = list(self.game.scores(self.game_state))
         self._skip_agent_selection = None
         self._settle()
@@ -289,6 +289,7 @@ class CardEnv(AECEnv, EzPickle):
             return
         action = self._checked(agent, action)
         self._cumulative_rewards[agent] = 0.0
+        assert self._rng is not None  # reset() made it, and self.agents is empty until then
         self.game.apply(self.game_state, action, self._rng)
         self._settle()
         if self.render_mode == "human":

@@ -163,7 +163,7 @@ class SealsGame(Game[SealsState]):
             deal.get("counter", ROUND_COUNTER), "deal['counter']", 1, ROUND_COUNTER, "a count"
         )
         starter = check_seat(deal.get("starter", 0), "deal['starter']", n)
-        given = {
+        given: dict[str, Any] = {
             "hands": hands,
             "row": row,
             "pile": top,

@@ -117,7 +117,7 @@ PREDICATES: dict[str, Callable[..., bool]] = {
 }
 
 
-def _card(raw: dict[str, Any], index: int) -> GoalCard:
+def _card(raw: object, index: int) -> GoalCard:
     """Validate one card's data (a clear error names the card and the field)."""
     try:
         if not isinstance(raw, dict):
