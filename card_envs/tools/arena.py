@@ -1,10 +1,14 @@
-"""``card-envs arena``: agents compared on fixed seeded deals, seats rotated, with ratings.
+"""``card-envs arena``: agents compared on fixed seeded deals, seats rotated.
 
 Every deal is played once per seating, so every agent sits in every seat on the same cards (the
-DouZero/RLCard evaluation practice). Games run in parallel, but each is a pure function of its
-task (deal seed, seating, agent seeds) and results are reassembled in task order, so a report is
-identical bit for bit whatever ``--workers``. How seats are filled, how shared wins count and
-how the interval and rating are computed: ``docs/arena.md``.
+DouZero/RLCard evaluation practice). The default run is a matrix: each agent alone against three
+of the field (random, the heuristic), the README's claims; ``--matrix`` puts every agent against
+every other, and ``--agents`` plays one pool of entries with ratings. Games run in parallel, but
+each is a pure function of its task (deal seed, seating, agent seeds) and results are reassembled
+in task order, so a report is identical bit for bit whatever ``--workers``. Without
+``--episodes`` the deals are sized to a time budget from each line-up's measured cost. How seats
+are filled, how shared wins count and how the interval and rating are computed:
+``docs/arena.md``.
 """
 
 from __future__ import annotations
@@ -12,31 +16,34 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import multiprocessing
 import os
+import sys
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
-from tqdm import tqdm
 
 from agents import Agent, agent_kinds, make_agent
 from agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
-from card_envs.tools.stats import Ratings, finishing_ranks, wilson_interval
+from card_envs.tools.stats import Ratings, deal_interval, win_ranks
 
-# Default size of a run (no --episodes): tables within an agent-step budget, clamped.
-STEP_BUDGET = 150_000
-MIN_TABLES, MAX_TABLES = 100, 400
-LENGTH_PROBES = 4  # seeded random games that measure a game's typical length
-RANDOM = "random"
+RANDOM, HEURISTIC = "random", "heuristic"
+# Sizing without --episodes: the whole run aims at DEFAULT_BUDGET seconds. Every line-up plays
+# MIN_DEALS deals at least and MAX_DEALS at most; a line-up with a random player (its result is
+# far from the fair share, so few games settle it) plays a LOPSIDED_SHARE-th of the others'.
+DEFAULT_BUDGET = 100.0
+MIN_DEALS, MAX_DEALS, LOPSIDED_SHARE = 10, 2500, 4
+PROBE_DEALS = 1  # deals every line-up plays first, to measure its cost (they count as results)
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
+REDRAW_EVERY = 0.25  # seconds between redraws of the progress line on a terminal
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,30 @@ class Task:
     kinds: tuple[str, ...]  # the agent name in each seat
     deal_seed: int
     agent_seeds: tuple[int, ...]
+    trust: bool = False  # make_agent's trust (checkpoints that unpickle)
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Entries and the seatings each deal is played in: a pool of ``--agents``, or a matrix
+    cell (``opponent`` set: entry 0 alone against entry 1 in every other seat)."""
+
+    names: tuple[str, ...]
+    tables: tuple[tuple[int, ...], ...]  # entry index per seat, one tuple per table of a deal
+    opponent: str | None = None
+
+    @classmethod
+    def pool(cls, names: Sequence[str], num_players: int) -> Lineup:
+        return cls(tuple(names), tuple(seatings(len(names), num_players)))
+
+    @classmethod
+    def cell(cls, agent: str, opponent: str, num_players: int) -> Lineup:
+        return cls((agent, opponent), tuple(alone_seatings(num_players)), opponent)
+
+    @property
+    def lopsided(self) -> bool:
+        """A matrix cell with a random player on one side: far from the fair share."""
+        return self.opponent is not None and RANDOM in self.names
 
 
 @dataclass(frozen=True)
@@ -78,7 +109,7 @@ class AgentReport:
 
 @dataclass(frozen=True)
 class ArenaReport:
-    """The results of one game at one player count."""
+    """The results of one pool of entries in one game at one player count."""
 
     game: str
     players: int
@@ -96,6 +127,50 @@ class ArenaReport:
             "seed": self.seed,
             "agents": [agent.to_json() for agent in self.agents],
         }
+
+
+@dataclass(frozen=True)
+class CellReport:
+    """One agent alone against a field of one kind: the agent's seat-games."""
+
+    agent: str
+    opponent: str
+    deals: int
+    result: AgentReport
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.result.to_json()
+        del data["name"], data["rating"]  # one agent against a field: nothing to rate
+        return {"agent": self.agent, "opponent": self.opponent, "deals": self.deals, **data}
+
+
+@dataclass(frozen=True)
+class MatrixReport:
+    """Each agent alone against a field of each opponent kind, in one game."""
+
+    game: str
+    players: int
+    seed: int
+    agents: tuple[str, ...]
+    opponents: tuple[str, ...]
+    cells: tuple[CellReport, ...]
+
+    def cell(self, agent: str, opponent: str) -> CellReport | None:
+        return next((c for c in self.cells if (c.agent, c.opponent) == (agent, opponent)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON object: no timings or worker counts, so it is reproducible."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "agents": list(self.agents),
+            "opponents": list(self.opponents),
+            "cells": [cell.to_json() for cell in self.cells],
+        }
+
+
+Report = ArenaReport | MatrixReport
 
 
 # -- seatings and seeds -------------------------------------------------------------------------
@@ -122,6 +197,14 @@ def seatings(entries: int, num_players: int) -> list[tuple[int, ...]]:
     return out
 
 
+def alone_seatings(num_players: int) -> list[tuple[int, ...]]:
+    """Entry 0 in one seat, entry 1 in all the others, in every rotation: one agent against a
+    field, seated as :func:`seatings` seats ``A B B B`` (so a cell plays the same games as the
+    pool ``--agents A B B B``)."""
+    lineup = (0,) + (1,) * (num_players - 1)
+    return [lineup[shift:] + lineup[:shift] for shift in range(num_players)]
+
+
 def entry_labels(names: Sequence[str]) -> list[str]:
     """Report names: the agent names, with ``#2``, ``#3`` ... on repeats."""
     seen: dict[str, int] = {}
@@ -140,28 +223,30 @@ def derived_seed(*keys: int) -> int:
 def make_tasks(
     env_name: str,
     num_players: int,
-    names: Sequence[str],
-    episodes: int,
+    lineup: Lineup,
+    deals: range,
     seed: int,
+    trust: bool = False,
 ) -> list[Task]:
-    """Deal-major list of tables: deal ``d`` (seed from ``seed, d``) in every seating."""
-    tables = seatings(len(names), num_players)
+    """Deal-major list of tables: deal ``d`` (seed from ``seed, d``, the same in every line-up
+    of a run) in every seating of ``lineup``."""
     return [
         Task(
             env_name=env_name,
             num_players=num_players,
-            kinds=tuple(names[entry] for entry in seating),
+            kinds=tuple(lineup.names[entry] for entry in seating),
             deal_seed=derived_seed(seed, deal),
             agent_seeds=tuple(derived_seed(seed, deal, t, seat) for seat in range(num_players)),
+            trust=trust,
         )
-        for deal in range(episodes)
-        for t, seating in enumerate(tables)
+        for deal in deals
+        for t, seating in enumerate(lineup.tables)
     ]
 
 
 # -- playing (runs in worker processes) ---------------------------------------------------------
 _ENVS: dict[tuple[str, int], CardEnv] = {}
-_AGENTS: dict[tuple[str, int, str, int], Agent] = {}
+_AGENTS: dict[tuple[str, int, str, int, bool], Agent] = {}
 
 
 def _env(name: str, num_players: int) -> CardEnv:
@@ -171,21 +256,35 @@ def _env(name: str, num_players: int) -> CardEnv:
     return _ENVS[key]
 
 
-def _agent(env: CardEnv, kind: str, seat: int) -> Agent:
-    """One cached agent per seat and kind: built once, reseeded every game by ``reset``."""
-    key = (env.metadata["name"], env.game.num_players, kind, seat)
+def _agent(env: CardEnv, kind: str, copy: int, trust: bool) -> Agent:
+    """The ``copy``-th agent of a kind at a table: built once, reseeded every game by ``reset``.
+
+    Agents do not know their seat (observations are seat-relative), so a table with one ``ppo``
+    loads one, whichever seat it sits in.
+    """
+    key = (env.metadata["name"], env.game.num_players, kind, copy, trust)
     if key not in _AGENTS:
-        _AGENTS[key] = make_agent(kind, env.describe())
+        _AGENTS[key] = make_agent(kind, env.describe(), trust=trust)
     return _AGENTS[key]
 
 
 def play(task: Task) -> GameResult:
     """Play one table to the end; depends on nothing but ``task``."""
+    return play_timed(task)[0]
+
+
+def play_timed(task: Task) -> tuple[GameResult, float]:
+    """One table and the CPU seconds its play took (agents' construction excluded)."""
     env = _env(task.env_name, task.num_players)
-    agents = [_agent(env, kind, seat) for seat, kind in enumerate(task.kinds)]
+    agents = [
+        _agent(env, kind, task.kinds[:seat].count(kind), task.trust)
+        for seat, kind in enumerate(task.kinds)
+    ]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
-    return play_game(env, agents, seed=task.deal_seed)
+    started = time.process_time()
+    result = play_game(env, agents, seed=task.deal_seed)
+    return result, time.process_time() - started
 
 
 class Workers:
@@ -210,17 +309,31 @@ class Workers:
             self.pool.terminate()
             self.pool.join()
 
-    def run(self, tasks: Sequence[Task], label: str) -> list[GameResult]:
-        """GameResults in task order, with a progress bar when stderr is a terminal."""
+    def imap(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
+        """Each task's result and the CPU seconds its play took, in task order."""
         if self.count == 1:
-            results: Iterable[GameResult] = map(play, tasks)
-        else:
-            context = multiprocessing.get_context("forkserver")
-            self.pool = self.pool or context.Pool(self.count, initializer=_one_thread_each)
-            chunk = max(1, len(tasks) // (self.count * 16))
-            results = self.pool.imap(play, tasks, chunksize=chunk)
-        bar = tqdm(results, total=len(tasks), desc=label, unit="game", disable=None, leave=False)
-        return list(bar)
+            return _in_this_process(tasks)
+        context = multiprocessing.get_context("forkserver")
+        self.pool = self.pool or context.Pool(self.count, initializer=_one_thread_each)
+        chunk = max(1, len(tasks) // (self.count * 16))
+        return self.pool.imap(play_timed, tasks, chunksize=chunk)
+
+
+def _in_this_process(tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
+    """``play_timed`` over ``tasks`` here, torch on one thread meanwhile as in a worker: a
+    trained agent's forward pass is tiny, and on a busy machine torch's threads only contend
+    (a 256-wide layer took 5 ms instead of 0.1)."""
+    saved: int | None = None
+    try:
+        for task in tasks:
+            torch = sys.modules.get("torch")
+            if torch is not None and saved is None:
+                saved = torch.get_num_threads()
+                torch.set_num_threads(1)
+            yield play_timed(task)
+    finally:
+        if saved is not None:
+            sys.modules["torch"].set_num_threads(saved)
 
 
 def _one_thread_each() -> None:
@@ -229,48 +342,407 @@ def _one_thread_each() -> None:
         os.environ.setdefault(variable, "1")
 
 
-# -- episode counts and reports -----------------------------------------------------------------
-def typical_length(env_name: str, num_players: int) -> float:
-    """Mean agent-steps of a few seeded random games."""
-    probes = [
-        Task(env_name, num_players, (RANDOM,) * num_players, seed, (seed,) * num_players)
-        for seed in range(LENGTH_PROBES)
+# -- progress -----------------------------------------------------------------------------------
+def clock_text(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class Progress:
+    """Progress of a run on ``stream`` (stderr): a line redrawn in place on a terminal, else a
+    line every :data:`PROGRESS_EVERY` seconds; lines of their own (the plan, each finished game)
+    either way.
+
+    The ETA is ``elapsed * left / done`` in CPU seconds of play: the tables done as measured,
+    those left as estimated from each line-up's measured cost, so it holds from the first
+    tables on although a table of one game can cost a hundred times one of another.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        every: float = PROGRESS_EVERY,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.every = REDRAW_EVERY if self.tty else every
+        self.clock = clock
+        self.label = "arena"
+        self.started = self.shown = clock()
+        self.drawn = False
+
+    def start(self, label: str) -> None:
+        """Time a new phase from now."""
+        self.label = label
+        self.started = self.shown = self.clock()
+
+    def update(self, games: int, total: int, done: float, left: float) -> None:
+        """``games`` of ``total`` tables played, ``done`` CPU seconds spent, ``left`` to go;
+        shown when the last line is old enough, or at the end."""
+        now = self.clock()
+        if now - self.shown >= self.every or games == total:
+            self.shown = now
+            self._show(self.status(games, total, done, left, now - self.started))
+
+    def status(self, games: int, total: int, done: float, left: float, elapsed: float) -> str:
+        share = done / (done + left) if done + left else 1.0
+        eta = clock_text(elapsed * left / done) if done else "?"
+        return (
+            f"{self.label}: {share:4.0%} ({games:,}/{total:,} games), "
+            f"{clock_text(elapsed)} elapsed, ETA {eta}"
+        )
+
+    def note(self, text: str) -> None:
+        """A line of its own, kept above the progress line."""
+        self.clear()
+        print(text, file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        """Take the redrawn line off the terminal (before other output)."""
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.drawn = False
+
+    def close(self) -> None:
+        """Leave the last progress line on screen."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
+
+    def _show(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r\033[K" + text)
+            self.drawn = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+# -- runs: line-ups per game, sized by measured cost --------------------------------------------
+@dataclass
+class Job:
+    """One game at one player count: its line-ups and, once played, their outcomes."""
+
+    env_name: str
+    num_players: int
+    lineups: list[Lineup]
+    matrix: bool
+    agents: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    deals: list[int] = field(default_factory=list)  # planned deals per line-up
+    outcomes: list[list[GameResult]] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # CPU seconds each line-up's tables took
+
+    def start(self) -> None:
+        self.outcomes = [[] for _ in self.lineups]
+        self.cpu = [0.0] * len(self.lineups)
+
+    def add(self, k: int, result: GameResult, seconds: float) -> None:
+        self.outcomes[k].append(result)
+        self.cpu[k] += seconds
+
+    @property
+    def cost(self) -> list[float]:
+        """Measured CPU seconds per deal of each line-up (the mean of its tables so far)."""
+        return [
+            cpu / len(out) * len(lineup.tables) if out else 0.0
+            for cpu, out, lineup in zip(self.cpu, self.outcomes, self.lineups, strict=True)
+        ]
+
+    def left(self) -> tuple[int, float]:
+        """Tables still to play of the planned deals, and their estimated CPU seconds."""
+        games, work = 0, 0.0
+        for lineup, deals, out, cost in zip(
+            self.lineups, self.deals, self.outcomes, self.cost, strict=True
+        ):
+            tables = max(0, deals * len(lineup.tables) - len(out))
+            games += tables
+            work += tables * cost / len(lineup.tables)
+        return games, work
+
+    @property
+    def main_cost(self) -> float:
+        """CPU seconds per deal of the line-ups that are not lopsided."""
+        return sum(
+            c for c, lineup in zip(self.cost, self.lineups, strict=True) if not lineup.lopsided
+        )
+
+    def spent(self, main: int) -> float:
+        """CPU seconds of the whole job when its main line-ups play ``main`` deals."""
+        return sum(
+            cost * lineup_deals(main, lineup.lopsided)
+            for cost, lineup in zip(self.cost, self.lineups, strict=True)
+        )
+
+
+def pool_job(env_name: str, num_players: int, names: Sequence[str]) -> Job:
+    return Job(env_name, num_players, [Lineup.pool(names, num_players)], matrix=False)
+
+
+def matrix_job(
+    env_name: str, num_players: int, agents: Sequence[str], opponents: Sequence[str]
+) -> Job:
+    """Every agent alone against a field of every opponent kind but its own."""
+    lineups = [
+        Lineup.cell(agent, opponent, num_players)
+        for agent in agents
+        for opponent in opponents
+        if agent != opponent
     ]
-    return sum(play(task).steps for task in probes) / LENGTH_PROBES
+    if not lineups:
+        raise ValueError("a matrix needs two different agents")
+    return Job(env_name, num_players, lineups, True, tuple(agents), tuple(opponents))
 
 
-def default_episodes(env_name: str, num_players: int, tables_per_deal: int) -> int:
-    """Deals for about :data:`STEP_BUDGET` agent-steps at the game's measured length, as tables
-    clamped to ``MIN_TABLES..MAX_TABLES``; a function of the game alone, never of the machine."""
-    tables = round(STEP_BUDGET / max(1.0, typical_length(env_name, num_players)))
-    tables = min(MAX_TABLES, max(MIN_TABLES, tables))
-    return max(1, math.ceil(tables / tables_per_deal))
+def claims(kinds: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The default matrix: every kind but random, against three random players and against
+    three heuristics (the README's baselines)."""
+    opponents = [k for k in (RANDOM, HEURISTIC) if k in kinds]
+    agents = [k for k in kinds if k != RANDOM] or [RANDOM]
+    return agents, opponents
 
 
+def lineup_deals(main: int, lopsided: bool) -> int:
+    """Deals of a line-up when the job's main ones play ``main``: a lopsided one plays fewer."""
+    return max(MIN_DEALS, main // LOPSIDED_SHARE) if lopsided else main
+
+
+def plan_deals(jobs: Sequence[Job], capacity: float) -> list[int]:
+    """Main deals per job within ``capacity`` CPU seconds, in ``MIN_DEALS..MAX_DEALS``.
+
+    A job gets deals in proportion to ``1 / sqrt(cost per deal)``, the split that makes the sum
+    of the jobs' win-share variances smallest for the time: cheap games get narrower intervals,
+    and every game gets some. The common factor is the largest that fits.
+    """
+    weights = [1 / max(job.main_cost or sum(job.cost), 1e-9) ** 0.5 for job in jobs]
+
+    def deals(scale: float) -> list[int]:
+        return [min(MAX_DEALS, max(MIN_DEALS, int(scale * w))) for w in weights]
+
+    def spent(scale: float) -> float:
+        return sum(job.spent(d) for job, d in zip(jobs, deals(scale), strict=True))
+
+    low, high = 0.0, MAX_DEALS / min(weights)  # at ``high`` every job is at MAX_DEALS
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if spent(middle) <= capacity else (low, middle)
+    return deals(low)
+
+
+class Arena:
+    """Plays jobs: first :data:`PROBE_DEALS` of every line-up (their cost), then each game's
+    planned deals, calling ``finished(job, report, seconds)`` after each game.
+
+    Sized to a budget, the deals of each game are planned as it starts, for it and the games
+    after it, from the time left and the rate the workers have got through CPU seconds so far:
+    a game that ran longer than its estimate leaves less to the later ones, so the run ends near
+    its budget whatever the load on the machine.
+    """
+
+    def __init__(
+        self,
+        workers: Workers,
+        seed: int = 0,
+        *,
+        trust: bool = False,
+        progress: Progress | None = None,
+    ):
+        self.workers = workers
+        self.seed = seed
+        self.trust = trust
+        self.progress = progress
+        self.cpu = self.wall = 0.0  # CPU seconds played and the wall seconds they took
+
+    def run(
+        self,
+        jobs: Sequence[Job],
+        episodes: int | None = None,
+        budget: float | None = None,
+        finished: Callable[[Job, Report, float], None] | None = None,
+    ) -> list[Report]:
+        """Reports in job order; ``episodes`` deals per line-up, else sized to ``budget``
+        seconds (default :data:`DEFAULT_BUDGET`) from the start of this call."""
+        if episodes is not None and episodes < 1:
+            raise ValueError(f"--episodes must be at least 1; got {episodes}")
+        if budget is not None and budget <= 0:
+            raise ValueError(f"--budget must be a positive number of seconds; got {budget}")
+        deadline = time.perf_counter() + (budget or DEFAULT_BUDGET)
+        probe = PROBE_DEALS if episodes is None else min(PROBE_DEALS, episodes)
+        self._probe(jobs, probe)
+        for job in jobs:
+            job.deals = [episodes or probe] * len(job.lineups)
+        reports: list[Report] = []
+        for j, job in enumerate(jobs):
+            if episodes is None:
+                self._plan(jobs[j:], deadline)
+            if j == 0:
+                self._note("arena: plan " + "; ".join(plan_text(later) for later in jobs))
+                self._start_progress("arena")
+            began = time.perf_counter()
+            self._play(job, jobs[j + 1 :])
+            reports.append(job_report(job, self.seed))
+            if finished is not None:
+                finished(job, reports[-1], time.perf_counter() - began)
+        if self.progress is not None:
+            self.progress.close()
+        return reports
+
+    def _tasks(self, job: Job, lineup: Lineup, deals: range) -> list[Task]:
+        return make_tasks(job.env_name, job.num_players, lineup, deals, self.seed, self.trust)
+
+    def _stream(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
+        """The workers' results, timing how fast they get through CPU seconds from the first
+        result on (so the workers' start, imports and all, does not count as slowness)."""
+        first = None
+        for result, seconds in self.workers.imap(tasks):
+            if first is None:
+                first = time.perf_counter()
+            else:
+                self.cpu += seconds
+            yield result, seconds
+        if first is not None:
+            self.wall += time.perf_counter() - first
+
+    def _start_progress(self, label: str) -> None:
+        self.done_games, self.done_cpu = 0, 0.0
+        if self.progress is not None:
+            self.progress.start(label)
+
+    def _advance(self, seconds: float, left: tuple[int, float]) -> None:
+        """One more table, ``seconds`` of CPU; ``left`` tables and CPU seconds to go."""
+        self.done_games += 1
+        self.done_cpu += seconds
+        if self.progress is not None:
+            games, work = left
+            self.progress.update(self.done_games, self.done_games + games, self.done_cpu, work)
+
+    def _probe(self, jobs: Sequence[Job], deals: int) -> None:
+        """Play the first ``deals`` of every line-up, which measures each one's cost."""
+        tasks, owners = [], []
+        for j, job in enumerate(jobs):
+            job.start()
+            for k, lineup in enumerate(job.lineups):
+                batch = self._tasks(job, lineup, range(deals))
+                tasks += batch
+                owners += [(j, k)] * len(batch)
+        lineups = sum(len(job.lineups) for job in jobs)
+        self._note(f"arena: measuring {lineups} line-ups in {len(jobs)} games, {deals} deal each")
+        self._start_progress("arena: measuring")
+        for index, ((j, k), (result, seconds)) in enumerate(
+            zip(owners, self._stream(tasks), strict=True)
+        ):
+            jobs[j].add(k, result, seconds)
+            left = len(tasks) - index - 1
+            self._advance(seconds, (left, left * self.done_cpu / (index + 1)))
+
+    def _plan(self, jobs: Sequence[Job], deadline: float) -> None:
+        """Deals for ``jobs`` (the games still to play) in the time left before ``deadline``.
+
+        The rate counts the workers' start and any other load on the machine, so it errs low.
+        """
+        rate = min(float(self.workers.count), self.cpu / self.wall) if self.wall else 1.0
+        left = max(0.0, deadline - time.perf_counter()) * rate
+        capacity = left + sum(sum(job.cpu) for job in jobs)  # what they played counts
+        for job, main in zip(jobs, plan_deals(jobs, capacity), strict=True):
+            job.deals = [lineup_deals(main, lineup.lopsided) for lineup in job.lineups]
+
+    def _play(self, job: Job, later: Sequence[Job]) -> None:
+        """The remaining deals of every line-up of ``job``, as one stream of tables."""
+        tasks, owners = [], []
+        for k, lineup in enumerate(job.lineups):
+            batch = self._tasks(
+                job, lineup, range(len(job.outcomes[k]) // len(lineup.tables), job.deals[k])
+            )
+            tasks += batch
+            owners += [k] * len(batch)
+        for index, (result, seconds) in enumerate(self._stream(tasks)):
+            job.add(owners[index], result, seconds)
+            games, work = job.left()
+            for other in later:
+                more = other.left() if other.deals else (0, 0.0)
+                games, work = games + more[0], work + more[1]
+            self._advance(seconds, (games, work))
+
+    def _note(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.note(text)
+
+
+def plan_text(job: Job) -> str:
+    """A game's deals per line-up: ``seals_v0 250/62 deals`` (main/lopsided line-ups)."""
+    sizes = sorted(set(job.deals), reverse=True)
+    return f"{job.env_name} " + "/".join(map(str, sizes)) + " deals"
+
+
+def job_report(job: Job, seed: int) -> Report:
+    """A finished job as its report."""
+    if not job.matrix:
+        lineup, deals = job.lineups[0], job.deals[0]
+        played = [lineup.tables[i % len(lineup.tables)] for i in range(len(job.outcomes[0]))]
+        return ArenaReport(
+            game=job.env_name,
+            players=job.num_players,
+            episodes=deals,
+            seed=seed,
+            seatings=len(lineup.tables),
+            agents=summarise(entry_labels(lineup.names), played, job.outcomes[0]),
+        )
+    cells = []
+    for lineup, deals, outcomes in zip(job.lineups, job.deals, job.outcomes, strict=True):
+        played = [lineup.tables[i % len(lineup.tables)] for i in range(len(outcomes))]
+        agent = summarise(lineup.names, played, outcomes, len(lineup.tables), rate=False)[0]
+        cells.append(CellReport(lineup.names[0], lineup.names[1], deals, agent))
+    return MatrixReport(
+        game=job.env_name,
+        players=job.num_players,
+        seed=seed,
+        agents=job.agents,
+        opponents=job.opponents,
+        cells=tuple(cells),
+    )
+
+
+# -- summaries ----------------------------------------------------------------------------------
 def summarise(
-    labels: Sequence[str], tasks_seatings: Sequence[tuple[int, ...]], outcomes: Sequence[GameResult]
+    labels: Sequence[str],
+    tasks_seatings: Sequence[tuple[int, ...]],
+    outcomes: Sequence[GameResult],
+    tables_per_deal: int | None = None,
+    rate: bool = True,
 ) -> tuple[AgentReport, ...]:
-    """Per-entry games, win share, means and rating, accumulated in table order."""
+    """Per-entry games, win share with its interval over deals, means and rating, accumulated
+    in table order. Tables come deal by deal, ``tables_per_deal`` each (default: the number of
+    distinct seatings, every deal played in each once)."""
     count = len(labels)
-    games, wins = [0] * count, [0.0] * count
+    per_deal = tables_per_deal or len(dict.fromkeys(tasks_seatings))
+    if len(outcomes) % per_deal:
+        raise ValueError(f"{len(outcomes)} tables do not make whole deals of {per_deal} tables")
+    deals = len(outcomes) // per_deal
+    games, wins = [0] * count, [[0.0] * deals for _ in range(count)]
     score_sum, reward_sum = [0.0] * count, [0.0] * count
     ratings = Ratings(count)
-    for seating, outcome in zip(tasks_seatings, outcomes, strict=True):
+    for index, (seating, outcome) in enumerate(zip(tasks_seatings, outcomes, strict=True)):
         for seat, entry in enumerate(seating):
             games[entry] += 1
             if seat in outcome.winners:
-                wins[entry] += 1 / len(outcome.winners)
+                wins[entry][index // per_deal] += 1 / len(outcome.winners)
             score_sum[entry] += outcome.scores[seat]
             reward_sum[entry] += outcome.rewards[seat]
-        ratings.update(seating, finishing_ranks(outcome.winners, outcome.scores))
+        if rate:
+            ratings.update(seating, win_ranks(outcome.winners, len(seating)))
     return tuple(
         AgentReport(
             name=labels[e],
             games=games[e],
-            win_rate=wins[e] / games[e],
-            win_ci=wilson_interval(wins[e], games[e]),
-            mean_score=score_sum[e] / games[e],
-            mean_reward=reward_sum[e] / games[e],
+            win_rate=sum(wins[e]) / games[e] if games[e] else 0.0,
+            win_ci=deal_interval(wins[e], games[e] // deals) if games[e] else (0.0, 1.0),
+            mean_score=score_sum[e] / games[e] if games[e] else 0.0,
+            mean_reward=reward_sum[e] / games[e] if games[e] else 0.0,
             rating=ratings.ordinal(e),
             mu=float(ratings.ratings[e].mu),
             sigma=float(ratings.ratings[e].sigma),
@@ -279,10 +751,32 @@ def summarise(
     )
 
 
-def check_agents(info: EnvInfo, names: Sequence[str]) -> None:
+def rating_notes(agents: Sequence[AgentReport]) -> list[str]:
+    """Why the rating orders a pair of entries against their win rates, for every such pair.
+
+    The rating ranks the same event as the win rate (winners first, the rest tied), so the two
+    disagree only between entries the games do not tell apart, or through whom each beat: the
+    rating counts a win over a strong entry for more, and weighs later tables more.
+    """
+    notes = []
+    for a, b in itertools.permutations(agents, 2):
+        if a.win_rate > b.win_rate and a.rating < b.rating:
+            why = (
+                "their 95% intervals overlap, so the games do not tell the two apart"
+                if a.win_ci[0] <= b.win_ci[1]
+                else "the rating weighs whom each beat, and later tables more"
+            )
+            notes.append(
+                f"note: {b.name} is rated above {a.name}, which wins more "
+                f"({a.win_rate:.3f} vs {b.win_rate:.3f}): {why}"
+            )
+    return notes
+
+
+def check_agents(info: EnvInfo, names: Sequence[str], trust: bool = False) -> None:
     """Fail early, in this process, on an agent name ``make_agent`` does not know."""
     for name in sorted(set(names)):
-        make_agent(name, info, 0)
+        make_agent(name, info, 0, trust=trust)
 
 
 def run_arena(
@@ -292,45 +786,73 @@ def run_arena(
     episodes: int | None = None,
     seed: int = 0,
     workers: Workers | None = None,
+    *,
+    budget: float | None = None,
+    trust: bool = False,
 ) -> ArenaReport:
-    """Play ``episodes`` deals of one game in every seating and report per agent.
+    """Play ``episodes`` deals of one game in every seating of the entries ``agents`` (default:
+    the game's built-in kinds) and report per entry; without ``episodes``, as many as fit in
+    ``budget`` seconds."""
+    job = build_jobs([(env_name, num_players)], agents, matrix=False, trust=trust)[0]
+    report = Arena(workers or Workers(1), seed, trust=trust).run([job], episodes, budget)[0]
+    assert isinstance(report, ArenaReport)
+    return report
 
-    ``agents`` defaults to the game's built-in kinds (``agents.agent_kinds``), ``num_players`` to
-    the game's default and ``episodes`` to :func:`default_episodes`.
-    """
-    env = make(env_name, num_players=num_players)
-    num_players = env.game.num_players
-    info = env.describe()
-    names = list(agents) if agents else agent_kinds(info)
-    check_agents(info, names)
-    tables = seatings(len(names), num_players)
-    if episodes is None:
-        episodes = default_episodes(env_name, num_players, len(tables))
-    elif episodes < 1:
-        raise ValueError(f"--episodes must be at least 1; got {episodes}")
-    tasks = make_tasks(env_name, num_players, names, episodes, seed)
-    workers = workers or Workers(1)
-    outcomes = workers.run(tasks, f"{env_name} {num_players}p")
-    table_seatings = [tables[i % len(tables)] for i in range(len(tasks))]
-    return ArenaReport(
-        game=env_name,
-        players=num_players,
-        episodes=episodes,
-        seed=seed,
-        seatings=len(tables),
-        agents=summarise(entry_labels(names), table_seatings, outcomes),
-    )
+
+def run_matrix(
+    env_name: str,
+    agents: Sequence[str] | None = None,
+    num_players: int | None = None,
+    episodes: int | None = None,
+    seed: int = 0,
+    workers: Workers | None = None,
+    *,
+    budget: float | None = None,
+    trust: bool = False,
+) -> MatrixReport:
+    """Each of ``agents`` (default: the game's built-in kinds) alone against a field of each
+    other, ``episodes`` deals per cell (or as many as fit in ``budget`` seconds)."""
+    job = build_jobs([(env_name, num_players)], agents, matrix=True, trust=trust)[0]
+    report = Arena(workers or Workers(1), seed, trust=trust).run([job], episodes, budget)[0]
+    assert isinstance(report, MatrixReport)
+    return report
+
+
+def build_jobs(
+    todo: Sequence[tuple[str, int | None]],
+    agents: Sequence[str] | None,
+    matrix: bool,
+    trust: bool = False,
+) -> list[Job]:
+    """The jobs of a run, agents checked: with ``agents`` a pool of them (or, with ``matrix``,
+    every one against every other); without, the default matrix (:func:`claims`) or, with
+    ``matrix``, every built-in kind against every other. One player: a pool, each alone."""
+    jobs = []
+    for env_name, players in todo:
+        env = make(env_name, num_players=players)
+        info, num_players = env.describe(), env.game.num_players
+        kinds = list(agents) if agents else agent_kinds(info)
+        check_agents(info, kinds, trust)
+        unique = list(dict.fromkeys(kinds))
+        rows, columns = (unique, unique) if matrix else claims(kinds)
+        if num_players == 1 or (agents and not matrix) or set(rows) == set(columns) == {RANDOM}:
+            jobs.append(pool_job(env_name, num_players, kinds))
+        else:
+            jobs.append(matrix_job(env_name, num_players, rows, columns))
+    return jobs
 
 
 # -- output -------------------------------------------------------------------------------------
-def format_report(report: ArenaReport, seconds: float) -> str:
+def format_report(report: Report, seconds: float) -> str:
     """The report as a fixed-width text table."""
+    if isinstance(report, MatrixReport):
+        return format_matrix(report, seconds)
     games = report.episodes * report.seatings
     width = max(12, *(len(a.name) for a in report.agents))
     lines = [
         f"{report.game}, {report.players} players: {report.episodes} deals x "
         f"{report.seatings} seatings = {games} games, seed {report.seed}, {seconds:.1f} s; "
-        f"games and win rates per seat (fair share {1 / report.players:.3f})",
+        f"games and win rates per seat (fair share {1 / report.players:.3f}), rating of wins",
         f"{'agent':<{width}} {'games':>6} {'win rate':>8} {'95% CI':>16} "
         f"{'mean score':>10} {'mean reward':>11} {'rating':>7} {'mu ± sigma':>14}",
     ]
@@ -341,10 +863,39 @@ def format_report(report: ArenaReport, seconds: float) -> str:
             f"{a.mean_score:>10.2f} {a.mean_reward:>+11.3f} {a.rating:>7.2f} "
             f"{f'{a.mu:.2f} ± {a.sigma:.2f}':>14}"
         )
+    return "\n".join(lines + rating_notes(report.agents))
+
+
+def cell_text(cell: CellReport | None, fair: float) -> str:
+    """``0.272 [0.258, 0.286] > 1000``: win share, interval, against the fair share, games."""
+    if cell is None:
+        return "-"
+    r = cell.result
+    mark = ">" if r.win_ci[0] > fair else "<" if r.win_ci[1] < fair else "="
+    return f"{r.win_rate:.3f} [{r.win_ci[0]:.3f}, {r.win_ci[1]:.3f}] {mark} {r.games:>5}"
+
+
+def format_matrix(report: MatrixReport, seconds: float) -> str:
+    """One row per agent, one column per field: the agent's win share alone against it."""
+    fair = 1 / report.players
+    field_size = report.players - 1
+    width = max(12, *(len(a) for a in report.agents))
+    heads = [f"vs {field_size} {o}" for o in report.opponents]
+    column = max(30, *(len(h) for h in heads))
+    lines = [
+        f"{report.game}, {report.players} players: each agent alone against {field_size} of the "
+        f"field, seats rotated, the same deals in every cell; seed {report.seed}, {seconds:.1f} s",
+        f"win share per seat-game [95% interval], > above / < below / = not told apart from the "
+        f"fair share {fair:.3f}, games",
+        f"{'agent':<{width}}  " + "  ".join(f"{h:<{column}}" for h in heads).rstrip(),
+    ]
+    for agent in report.agents:
+        texts = [cell_text(report.cell(agent, o), fair) for o in report.opponents]
+        lines.append(f"{agent:<{width}}  " + "  ".join(f"{t:<{column}}" for t in texts).rstrip())
     return "\n".join(lines)
 
 
-def write_json(reports: Sequence[ArenaReport], path: Path) -> None:
+def write_json(reports: Sequence[Report], path: Path) -> None:
     """One report as the documented object; several (``--game all``) as a list of them."""
     data: Any = [r.to_json() for r in reports]
     if len(reports) == 1:
@@ -352,25 +903,38 @@ def write_json(reports: Sequence[ArenaReport], path: Path) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
-def write_plot(reports: Sequence[ArenaReport], path: Path) -> None:
+def bars(report: Report) -> list[tuple[str, float, tuple[float, float]]]:
+    """The plot's bars: label, win rate and interval per entry or matrix cell."""
+    if isinstance(report, ArenaReport):
+        return [(a.name, a.win_rate, a.win_ci) for a in report.agents]
+    return [
+        (f"{c.agent} vs {report.players - 1} {c.opponent}", c.result.win_rate, c.result.win_ci)
+        for c in report.cells
+    ]
+
+
+def write_plot(reports: Sequence[Report], path: Path) -> None:
     """Win rates with their 95% intervals, one panel per game, fair share dashed."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(reports), 1, figsize=(7, 0.6 + 1.6 * len(reports)), squeeze=False)
+    heights = [0.6 + 0.25 * len(bars(r)) + 0.6 for r in reports]
+    fig, axes = plt.subplots(
+        len(reports), 1, figsize=(7, sum(heights)), squeeze=False, height_ratios=heights
+    )
     for ax, report in zip(axes[:, 0], reports, strict=True):
-        names = [a.name for a in report.agents]
-        rates = np.array([a.win_rate for a in report.agents])
-        lows = np.clip(rates - [a.win_ci[0] for a in report.agents], 0, None)
-        highs = np.clip([a.win_ci[1] for a in report.agents] - rates, 0, None)
-        ax.barh(names, rates, xerr=[lows, highs], capsize=4, color="tab:blue")
+        labels, rates, cis = zip(*bars(report), strict=True)
+        rates_array = np.array(rates)
+        lows = np.clip(rates_array - [ci[0] for ci in cis], 0, None)
+        highs = np.clip([ci[1] for ci in cis] - rates_array, 0, None)
+        ax.barh(labels, rates_array, xerr=[lows, highs], capsize=4, color="tab:blue")
         ax.axvline(1 / report.players, color="grey", linestyle="--", linewidth=1)
         ax.set_xlim(0, 1)
         ax.invert_yaxis()  # agents top to bottom in report order
         ax.set_title(f"{report.game}, {report.players} players", fontsize=10)
-    axes[-1, 0].set_xlabel("win rate (95% Wilson interval); dashed: fair share 1/players")
+    axes[-1, 0].set_xlabel("win rate (95% interval); dashed: fair share 1/players")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -382,15 +946,22 @@ def default_workers() -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    if args.episodes is not None and args.budget is not None:
+        raise ValueError("give --episodes (a fixed size) or --budget (a time), not both")
     todo = cases(args.game, parse_players(args.players))
     start = time.perf_counter()
-    reports = []
+    jobs = build_jobs(todo, args.agents, args.matrix, args.trust_checkpoint)
+    progress = Progress(sys.stderr)
+
+    def finished(job: Job, report: Report, seconds: float) -> None:
+        progress.clear()
+        print(format_report(report, seconds), end="\n\n", flush=True)
+        games = sum(len(o) for o in job.outcomes)
+        progress.note(f"arena: {plan_text(job)} done, {games:,} games in {seconds:.1f} s")
+
     with Workers(args.workers) as workers:
-        for name, num_players in todo:
-            began = time.perf_counter()
-            report = run_arena(name, args.agents, num_players, args.episodes, args.seed, workers)
-            reports.append(report)
-            print(format_report(report, time.perf_counter() - began), end="\n\n", flush=True)
+        arena = Arena(workers, args.seed, trust=args.trust_checkpoint, progress=progress)
+        reports = arena.run(jobs, args.episodes, args.budget, finished)
     if args.json:
         write_json(reports, Path(args.json))
     if args.plot:
@@ -402,8 +973,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 DESCRIPTION = (
-    "Compare agents on fixed seeded deals with seats rotated: win rates with 95% Wilson "
-    "intervals, mean scores and rewards, openskill ratings. See docs/arena.md."
+    "Compare agents on fixed seeded deals with seats rotated. By default each agent of a game "
+    "plays alone against three random players and against three heuristics (the README's "
+    "claims), sized to a time budget; --matrix: every agent against every other; --agents: one "
+    "pool of entries with ratings. Win rates with 95% intervals. See docs/arena.md."
 )
 
 
@@ -419,17 +992,39 @@ def add_parser(subparsers: Any) -> None:
         "--agents",
         nargs="+",
         default=None,
-        help="random, heuristic, ppo or checkpoint paths (default: the game's built-in agents)",
+        help="random, heuristic, a stronger heuristic, ppo, a checkpoint path or your class as "
+        "package.module:ClassName; one pool of entries (default: the game's built-in agents "
+        "in the matrix against random and heuristic)",
+    )
+    parser.add_argument(
+        "--matrix",
+        action="store_true",
+        help="every agent (--agents, or the game's built-in ones) alone against every other",
     )
     parser.add_argument("--players", default=None, help="a count or 'all' (default: the game's)")
     parser.add_argument(
-        "--episodes", type=int, default=None, help="deals, each played in every seating"
+        "--episodes",
+        type=int,
+        default=None,
+        help="deals per line-up, each played in every seating (default: sized to --budget)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help=f"without --episodes, size the run to about this long (default {DEFAULT_BUDGET:g})",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="every deal and agent seed derives from it"
     )
     parser.add_argument(
         "--workers", type=int, default=default_workers(), help="processes (default: usable cores)"
+    )
+    parser.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow checkpoints that unpickle (SB3 .zip, RLlib exports): they can run code",
     )
     parser.add_argument("--json", default=None, metavar="PATH", help="write the results as JSON")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG chart")
