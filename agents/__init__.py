@@ -4,13 +4,12 @@
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 from pathlib import Path
-from types import ModuleType
 
 from agents.base import Agent, RandomAgent
+from agents.builtin import STRONGER_HEURISTICS, builtin_kinds, import_module, make_builtin
 from card_envs.core.env import EnvInfo
 
 __all__ = [
@@ -23,48 +22,13 @@ __all__ = [
 ]
 
 
-# Stronger heuristics beside a game's plain one: env -> {kind: "module:Class"}. A class's
-# ``supports(info)`` says at which tables it plays (the arena lists it only there).
-STRONGER_HEURISTICS = {
-    "seals_v0": {"heuristic_value": "agents.seals_value:ValueHeuristicAgent"},
-    "unfortunate_events_v0": {"heuristic_outs": "agents.unfortunate_events:OutsAgent"},
-}
-
-
 # A user's agent class by import path: "package.module:ClassName".
 IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
-def _game_module(info: EnvInfo) -> str:
-    return "agents." + info.name.rsplit("_v", 1)[0]
-
-
-def _import(name: str) -> ModuleType | None:
-    """The module, or None when there is no such module. A ModuleNotFoundError raised inside it
-    (a broken agent module importing something missing) propagates: it is a bug to see."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
-            return None
-        raise
-
-
-def _stronger(info: EnvInfo) -> dict[str, type[Agent]]:
-    """The game's stronger heuristics by kind, as classes."""
-    classes = {}
-    for kind, target in STRONGER_HEURISTICS.get(info.name, {}).items():
-        module, name = target.split(":")
-        classes[kind] = getattr(importlib.import_module(module), name)
-    return classes
-
-
 def agent_kinds(info: EnvInfo) -> list[str]:
     """The built-in agent names available for this environment."""
-    kinds = ["random"]
-    if _import(_game_module(info)) is not None:
-        kinds.append("heuristic")
-    kinds += [kind for kind, cls in _stronger(info).items() if cls.supports(info)]
+    kinds = builtin_kinds(info)
     if shipped_checkpoint(info.name).exists():
         kinds.append("ppo")
     return kinds
@@ -80,7 +44,7 @@ def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
     """The :class:`Agent` subclass ``kind`` (``"package.module:ClassName"``) names, checked to
     play at this table. Importing the module runs it, as any import of your own code does."""
     module_name, class_name = kind.split(":")
-    module = _import(module_name)
+    module = import_module(module_name)
     if module is None:
         raise ValueError(f"agent {kind!r}: no module {module_name!r} on the Python path")
     cls = getattr(module, class_name, None)
@@ -107,18 +71,9 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
 
     ``trust=True`` allows checkpoint formats that unpickle (a Stable-Baselines3 ``.zip``, an
     RLlib export), which can run code: pass it only for files you trust (docs/agents.md)."""
-    if kind == "random":
-        return RandomAgent(info, seed)
-    if kind == "heuristic":
-        module = _import(_game_module(info))
-        if module is None:
-            raise ValueError(f"no heuristic agent for {info.name}")
-        return module.HeuristicAgent(info, seed)
-    stronger = _stronger(info)
-    if kind in stronger:
-        return stronger[kind](info, seed)
-    if any(kind in kinds for kinds in STRONGER_HEURISTICS.values()):
-        raise ValueError(f"no {kind} agent for {info.name}")
+    builtin = make_builtin(kind, info, seed)
+    if builtin is not None:
+        return builtin
     if IMPORT_PATH.fullmatch(kind):
         return import_agent_class(kind, info)(info, seed)
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():

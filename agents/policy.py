@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from agents.builtin import builtin_kinds, make_builtin
 from card_envs.core.env import EnvInfo
 
 FORMAT = "card-envs-policy"  # the JSON's "format" tag
@@ -64,9 +65,12 @@ class PolicyAgent(Agent):
         self.policy = policy
         self.advisor = None
         if advisor is not None:
-            from agents import make_agent
-
-            self.advisor = make_agent(advisor, info, seed)
+            self.advisor = make_builtin(advisor, info, seed)
+            if self.advisor is None:
+                raise ValueError(
+                    f"advisor {advisor!r}: an advisor is one of {info.name}'s built-in agents: "
+                    f"{', '.join(builtin_kinds(info))}"
+                )
 
     def reset(self, seed: int | None = None) -> None:
         """A new game: the advisor is reseeded too (the arena reuses agents across games)."""
@@ -231,9 +235,7 @@ def check_fits(path: Path, env: Any, num_players: Any, info: EnvInfo) -> None:
 def advisor_kinds(info: EnvInfo) -> list[str]:
     """The agent kinds a policy may be advised by: the game's built-in agents, never a path or
     a ``module:Class`` (a checkpoint naming one would choose what gets loaded or imported)."""
-    from agents import agent_kinds
-
-    return [kind for kind in agent_kinds(info) if kind != "ppo"]
+    return builtin_kinds(info)
 
 
 def check_advisor(path: Path, advisor: Any, info: EnvInfo) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from pathlib import Path
 from types import ModuleType
 from typing import Any
-
-import card_envs
 
 _ENV_MODULE = re.compile(r"^[a-z_]+_v\d+$")
 
@@ -17,7 +16,7 @@ def env_names() -> list[str]:
     """Names of the registered environments, e.g. ``["seamless_v0", ...]``."""
     return sorted(
         info.name
-        for info in pkgutil.iter_modules(card_envs.__path__)
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)])  # card_envs/, not imported
         if _ENV_MODULE.match(info.name)
     )
 
