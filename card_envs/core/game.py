@@ -105,9 +105,9 @@ class Game(ABC, Generic[State]):
         block, index = self.actions.decode(action)
         return self.rule_violation(state, block, index)
 
+    @abstractmethod
     def rule_violation(self, state: State, block: str, index: int) -> str | None:
         """Why the ``index``-th action of ``block`` breaks the rules now, or ``None``."""
-        raise NotImplementedError  # abstract once every game implements it (issue 17)
 
     @abstractmethod
     def apply(self, state: State, action: int, rng: np.random.Generator) -> None:
@@ -150,11 +150,11 @@ class Game(ABC, Generic[State]):
     def check_invariants(self, state: State) -> None:
         """Raise ``AssertionError`` if the state breaks a conservation law of the game."""
 
+    @abstractmethod
     def deal_record(self, state: State) -> dict[str, Any]:
         """Every chance outcome of the game so far as a deal (``{"chance": {event: [...]}}`` and
         any setup keys): ``new_game(rng, deal_record(state))`` followed by the same actions
         replays the game, whatever ``rng``."""
-        raise NotImplementedError(f"{type(self).__name__} does not record its chance yet")
 
     def resample_hidden(self, state: State, observer: int, rng: np.random.Generator) -> State:
         """A copy of ``state`` with what ``observer`` cannot see redrawn consistently."""
