@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from agents import Agent, agent_kinds, make_agent
+from agents.match import decisions
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.game import Game
 from card_envs.core.spec import ActionSpec
@@ -257,11 +258,7 @@ def play_turns(
     game, names = env.game, env.game.actions.names
     blocks = action_blocks(game.actions)
     view = game.render_seat(env.game_state, seat)
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
+    for agent, observation in decisions(env):
         acting = env.possible_agents.index(agent)
         if acting == seat:
             write("\n" + view)
