@@ -341,9 +341,11 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         """Legal build steps, cached by the kinds that matter (few, so many hands share them):
         following a Set or Run, those of every meld from the kinds that can beat it; else those
         of the melds whose lowest kind is ``first``, from the kinds that can join it."""
+        key: tuple[tuple[int, ...], Key | None, int | None]
         if top is not None and top[1] > 1:
             key = (contenders(hand, top), top, None)
         else:
+            assert first is not None  # first_kinds leaves it None only after a Set or Run of 2+
             key = (joiners(hand, first, top), top, first)
         moves = self._cache.get(key)
         if moves is None:

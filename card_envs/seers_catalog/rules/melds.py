@@ -215,7 +215,7 @@ class _Generator:
                         for extra in shifted:
                             fixed = count + echo + (extra is not None)
                             if need is None:
-                                wild_counts = range(self.wilds + 1)
+                                wild_counts: Iterable[int] = range(self.wilds + 1)
                             elif 0 <= need - fixed <= self.wilds:
                                 wild_counts = (need - fixed,)
                             else:

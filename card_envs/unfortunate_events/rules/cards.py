@@ -116,9 +116,9 @@ def _completes(size: int, naturals: tuple[int, int, int]) -> bool:
 def _patterns(size: int) -> list[tuple[tuple[int, int, int], int, int]]:
     """Every (naturals, wilds, beatrice) of one colour forming a set of ``size``, at least one
     natural card (a set may not be all wilds), in a fixed documented order."""
-    out = []
+    out: list[tuple[tuple[int, int, int], int, int]] = []
     for n in range(size, 0, -1):
-        shapes = [c for c in product(range(n + 1), repeat=3) if sum(c) == n]
+        shapes = [c for c in product(range(n + 1), range(n + 1), range(n + 1)) if sum(c) == n]
         for naturals in sorted(shapes, reverse=True):
             if _completes(size, naturals):
                 out.extend((naturals, w, b) for w, b in _FILLERS[size - n])
@@ -149,7 +149,7 @@ _CAP = 4  # no set holds more than four of one character
 def _lay_table(size: int) -> dict[tuple[int, ...], tuple[int, ...]]:
     """(capped natural counts, wilds, beatrice) of a hand's colour -> the local set indices it
     can lay: the fast path of the legal-move generator."""
-    table = {}
+    table: dict[tuple[int, ...], tuple[int, ...]] = {}
     local = _patterns(size)
     for key in product(range(_CAP + 1), range(_CAP + 1), range(_CAP + 1), range(4), range(2)):
         table[key] = tuple(
