@@ -270,11 +270,22 @@ def _agent(env: CardEnv, kind: str, copy: int, trust: bool) -> Agent:
 
 def play(task: Task) -> GameResult:
     """Play one table to the end; depends on nothing but ``task``."""
-    return play_timed(task)[0]
+    return play_timed(task).result
 
 
-def play_timed(task: Task) -> tuple[GameResult, float]:
-    """One table and the CPU seconds its play took (agents' construction excluded)."""
+@dataclass(frozen=True)
+class Played:
+    """A table's result and the CPU seconds it took: its play, and in all (building the env and
+    agents the first time, imports included)."""
+
+    result: GameResult
+    play: float
+    total: float
+
+
+def play_timed(task: Task) -> Played:
+    """One table, timed; depends on nothing but ``task``."""
+    started = time.process_time()
     env = _env(task.env_name, task.num_players)
     agents = [
         _agent(env, kind, task.kinds[:seat].count(kind), task.trust)
@@ -282,9 +293,10 @@ def play_timed(task: Task) -> tuple[GameResult, float]:
     ]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
-    started = time.process_time()
+    playing = time.process_time()
     result = play_game(env, agents, seed=task.deal_seed)
-    return result, time.process_time() - started
+    ended = time.process_time()
+    return Played(result, ended - playing, ended - started)
 
 
 class Workers:
@@ -309,8 +321,8 @@ class Workers:
             self.pool.terminate()
             self.pool.join()
 
-    def imap(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
-        """Each task's result and the CPU seconds its play took, in task order."""
+    def imap(self, tasks: Sequence[Task]) -> Iterator[Played]:
+        """Each task's result and CPU seconds, in task order."""
         if self.count == 1:
             return _in_this_process(tasks)
         context = multiprocessing.get_context("forkserver")
@@ -319,7 +331,7 @@ class Workers:
         return self.pool.imap(play_timed, tasks, chunksize=chunk)
 
 
-def _in_this_process(tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
+def _in_this_process(tasks: Sequence[Task]) -> Iterator[Played]:
     """``play_timed`` over ``tasks`` here, torch on one thread meanwhile as in a worker: a
     trained agent's forward pass is tiny, and on a busy machine torch's threads only contend
     (a 256-wide layer took 5 ms instead of 0.1)."""
@@ -596,15 +608,16 @@ class Arena:
         return make_tasks(job.env_name, job.num_players, lineup, deals, self.seed, self.trust)
 
     def _stream(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
-        """The workers' results, timing how fast they get through CPU seconds from the first
-        result on (so the workers' start, imports and all, does not count as slowness)."""
+        """Each table's result and the CPU seconds of its play, timing how fast the workers get
+        through CPU seconds (setting up agents included) from the first result on, so that
+        starting the workers does not count as slowness but any other load on the machine does."""
         first = None
-        for result, seconds in self.workers.imap(tasks):
+        for played in self.workers.imap(tasks):
             if first is None:
                 first = time.perf_counter()
             else:
-                self.cpu += seconds
-            yield result, seconds
+                self.cpu += played.total
+            yield played.result, played.play
         if first is not None:
             self.wall += time.perf_counter() - first
 
@@ -957,7 +970,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         progress.clear()
         print(format_report(report, seconds), end="\n\n", flush=True)
         games = sum(len(o) for o in job.outcomes)
-        progress.note(f"arena: {plan_text(job)} done, {games:,} games in {seconds:.1f} s")
+        progress.note(
+            f"arena: {plan_text(job)} done, {games:,} games in {seconds:.1f} s "
+            f"({sum(job.cpu):.1f} s of CPU in play, measuring included)"
+        )
 
     with Workers(args.workers) as workers:
         arena = Arena(workers, args.seed, trust=args.trust_checkpoint, progress=progress)
