@@ -307,6 +307,21 @@ def test_lopsided_line_ups_play_a_share_of_the_others_deals():
     assert both.spent(main) == pytest.approx(main + max(MIN_DEALS, main // LOPSIDED_SHARE))
 
 
+def test_a_game_is_played_in_rounds_of_half_of_what_is_left():
+    game = job([1.0, 1.0], [False, True])  # one deal of each line-up played
+    game.deals = [41, 10]
+    assert game.next_round(last=True) == [range(1, 41), range(1, 10)]
+    sizes = []
+    while any(rounds := game.next_round(last=False)):
+        sizes.append([len(r) for r in rounds])
+        for k, deals in enumerate(rounds):
+            for _ in range(len(deals) * 4):
+                game.add(k, GameResult((0,), (0, 0, 0, 0), (0, 0, 0, 0), 1), 0.0)
+    # half of what is left until a quarter of the plan (or ROUND_DEALS) is left: then all
+    assert sizes == [[20, 5], [10, 4], [10, 0]]
+    assert game.played() == [41, 10]
+
+
 def test_a_budget_run_measures_then_plans():
     report = run_arena("seals_v0", ["random", "random"], budget=1e-3)
     assert report.episodes == MIN_DEALS  # no time left after measuring: the least there is

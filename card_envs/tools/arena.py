@@ -42,6 +42,7 @@ RANDOM, HEURISTIC = "random", "heuristic"
 DEFAULT_BUDGET = 100.0
 MIN_DEALS, MAX_DEALS, LOPSIDED_SHARE = 10, 2500, 4
 PROBE_DEALS = 1  # deals every line-up plays first, to measure its cost (they count as results)
+ROUND_DEALS = 4  # sized to a budget, a game's deals are played in rounds of at least this many
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
 REDRAW_EVERY = 0.25  # seconds between redraws of the progress line on a terminal
 
@@ -327,8 +328,7 @@ class Workers:
             return _in_this_process(tasks)
         context = multiprocessing.get_context("forkserver")
         self.pool = self.pool or context.Pool(self.count, initializer=_one_thread_each)
-        chunk = max(1, len(tasks) // (self.count * 16))
-        return self.pool.imap(play_timed, tasks, chunksize=chunk)
+        return self.pool.imap(play_timed, tasks)  # one at a time: no worker idles at the end
 
 
 def _in_this_process(tasks: Sequence[Task]) -> Iterator[Played]:
@@ -458,6 +458,25 @@ class Job:
         self.outcomes[k].append(result)
         self.cpu[k] += seconds
 
+    def played(self) -> list[int]:
+        """Deals played so far, per line-up."""
+        return [
+            len(out) // len(lineup.tables)
+            for out, lineup in zip(self.outcomes, self.lineups, strict=True)
+        ]
+
+    def next_round(self, last: bool) -> list[range]:
+        """Deals to play next per line-up, towards ``deals``: all that is left when ``last``,
+        or when it is little (:data:`ROUND_DEALS` or a quarter of the plan), else half of it,
+        so that the plan can be redone on the costs measured meanwhile."""
+        rounds = []
+        for done, target in zip(self.played(), self.deals, strict=True):
+            left = max(0, target - done)
+            if not last and left > max(ROUND_DEALS, target // 4):
+                left = (left + 1) // 2
+            rounds.append(range(done, done + left))
+        return rounds
+
     @property
     def cost(self) -> list[float]:
         """Measured CPU seconds per deal of each line-up (the mean of its tables so far)."""
@@ -550,10 +569,11 @@ class Arena:
     """Plays jobs: first :data:`PROBE_DEALS` of every line-up (their cost), then each game's
     planned deals, calling ``finished(job, report, seconds)`` after each game.
 
-    Sized to a budget, the deals of each game are planned as it starts, for it and the games
-    after it, from the time left and the rate the workers have got through CPU seconds so far:
-    a game that ran longer than its estimate leaves less to the later ones, so the run ends near
-    its budget whatever the load on the machine.
+    Sized to a budget, a game's deals are played in rounds (:meth:`Job.next_round`), and after
+    each round the deals of it and of the games after it are planned again from the costs
+    measured so far, the time left and the rate the workers have got through CPU seconds: a
+    game that costs more than its first deal showed leaves less to itself and the later ones,
+    so the run ends near its budget whatever the load on the machine.
     """
 
     def __init__(
@@ -578,7 +598,12 @@ class Arena:
         finished: Callable[[Job, Report, float], None] | None = None,
     ) -> list[Report]:
         """Reports in job order; ``episodes`` deals per line-up, else sized to ``budget``
-        seconds (default :data:`DEFAULT_BUDGET`) from the start of this call."""
+        seconds (default :data:`DEFAULT_BUDGET`) from the start of this call.
+
+        Sized to a budget, the games are played dearest first (per deal, as measured): the
+        cheap ones at the end take up what the estimates of the dear ones got wrong, a few
+        deals at a time, so the run ends near its budget and no dear game is left the minimum.
+        """
         if episodes is not None and episodes < 1:
             raise ValueError(f"--episodes must be at least 1; got {episodes}")
         if budget is not None and budget <= 0:
@@ -588,21 +613,27 @@ class Arena:
         self._probe(jobs, probe)
         for job in jobs:
             job.deals = [episodes or probe] * len(job.lineups)
-        reports: list[Report] = []
-        for j, job in enumerate(jobs):
-            if episodes is None:
-                self._plan(jobs[j:], deadline)
-            if j == 0:
-                self._note("arena: plan " + "; ".join(plan_text(later) for later in jobs))
-                self._start_progress("arena")
+        order = list(jobs)
+        if episodes is None:
+            order.sort(key=lambda job: -sum(job.cost))
+        if episodes is None:
+            self._plan(order, deadline)
+        self._note("arena: plan " + "; ".join(plan_text(job) for job in order))
+        self._start_progress("arena")
+        reports: dict[int, Report] = {}
+        for j, job in enumerate(order):
             began = time.perf_counter()
-            self._play(job, jobs[j + 1 :])
-            reports.append(job_report(job, self.seed))
+            while any(rounds := job.next_round(last=episodes is not None)):
+                self._play(job, rounds, order[j + 1 :])
+                if episodes is None:
+                    self._plan(order[j:], deadline)
+            job.deals = job.played()
+            reports[id(job)] = job_report(job, self.seed)
             if finished is not None:
-                finished(job, reports[-1], time.perf_counter() - began)
+                finished(job, reports[id(job)], time.perf_counter() - began)
         if self.progress is not None:
             self.progress.close()
-        return reports
+        return [reports[id(job)] for job in jobs]
 
     def _tasks(self, job: Job, lineup: Lineup, deals: range) -> list[Task]:
         return make_tasks(job.env_name, job.num_players, lineup, deals, self.seed, self.trust)
@@ -664,20 +695,18 @@ class Arena:
         for job, main in zip(jobs, plan_deals(jobs, capacity), strict=True):
             job.deals = [lineup_deals(main, lineup.lopsided) for lineup in job.lineups]
 
-    def _play(self, job: Job, later: Sequence[Job]) -> None:
-        """The remaining deals of every line-up of ``job``, as one stream of tables."""
+    def _play(self, job: Job, rounds: Sequence[range], later: Sequence[Job]) -> None:
+        """The deals ``rounds`` of each line-up of ``job``, as one stream of tables."""
         tasks, owners = [], []
-        for k, lineup in enumerate(job.lineups):
-            batch = self._tasks(
-                job, lineup, range(len(job.outcomes[k]) // len(lineup.tables), job.deals[k])
-            )
+        for k, (lineup, deals) in enumerate(zip(job.lineups, rounds, strict=True)):
+            batch = self._tasks(job, lineup, deals)
             tasks += batch
             owners += [k] * len(batch)
         for index, (result, seconds) in enumerate(self._stream(tasks)):
             job.add(owners[index], result, seconds)
             games, work = job.left()
             for other in later:
-                more = other.left() if other.deals else (0, 0.0)
+                more = other.left()
                 games, work = games + more[0], work + more[1]
             self._advance(seconds, (games, work))
 
@@ -961,8 +990,10 @@ def default_workers() -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.episodes is not None and args.budget is not None:
         raise ValueError("give --episodes (a fixed size) or --budget (a time), not both")
-    todo = cases(args.game, parse_players(args.players))
+    if args.budget is not None and args.budget <= 0:
+        raise ValueError(f"--budget must be a positive number of seconds; got {args.budget}")
     start = time.perf_counter()
+    todo = cases(args.game, parse_players(args.players))
     jobs = build_jobs(todo, args.agents, args.matrix, args.trust_checkpoint)
     progress = Progress(sys.stderr)
 
@@ -975,9 +1006,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
             f"({sum(job.cpu):.1f} s of CPU in play, measuring included)"
         )
 
+    budget = (args.budget or DEFAULT_BUDGET) - (time.perf_counter() - start)  # the whole command
     with Workers(args.workers) as workers:
         arena = Arena(workers, args.seed, trust=args.trust_checkpoint, progress=progress)
-        reports = arena.run(jobs, args.episodes, args.budget, finished)
+        reports = arena.run(jobs, args.episodes, max(budget, 1e-3), finished)
     if args.json:
         write_json(reports, Path(args.json))
     if args.plot:
