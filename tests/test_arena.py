@@ -397,6 +397,16 @@ def test_the_command_shows_progress_on_stderr_when_it_is_not_a_terminal(capsys):
     assert "arena: seals_v0 2 deals done, 4 games in" in err
 
 
+def test_every_table_advances_the_progress_by_its_cost():
+    stream = io.StringIO()
+    jobs = build_jobs([("seals_v0", 4)], ["random", "heuristic"], matrix=False)
+    arena.Arena(Workers(1), progress=Progress(stream, tty=False, every=0.0)).run(jobs, 2)
+    lines = [line for line in stream.getvalue().splitlines() if "games)" in line]
+    assert lines[0].startswith("arena: measuring:  50% (1/2 games)")  # not 100% at the start
+    assert "% (1/2 games)" in lines[2] and "100%" not in lines[2]
+    assert lines[-1].startswith("arena: 100% (2/2 games)")
+
+
 # -- matrices -----------------------------------------------------------------------------------
 def test_the_default_matrix_is_each_kind_against_random_and_heuristic():
     assert claims(["random", "heuristic", "heuristic_value", "ppo"]) == (

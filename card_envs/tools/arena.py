@@ -682,7 +682,7 @@ class Arena:
         ):
             jobs[j].add(k, result, seconds)
             left = len(tasks) - index - 1
-            self._advance(seconds, (left, left * self.done_cpu / (index + 1)))
+            self._advance(seconds, (left, left * (self.done_cpu + seconds) / (index + 1)))
 
     def _plan(self, jobs: Sequence[Job], deadline: float) -> None:
         """Deals for ``jobs`` (the games still to play) in the time left before ``deadline``.
