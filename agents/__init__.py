@@ -8,9 +8,15 @@ import inspect
 import re
 from pathlib import Path
 
-from agents.base import Agent, RandomAgent
-from agents.builtin import STRONGER_HEURISTICS, builtin_kinds, import_module, make_builtin
+from card_envs.agents.base import Agent, RandomAgent
+from card_envs.agents.builtin import STRONGER_HEURISTICS, builtin_kinds, import_module, make_builtin
 from card_envs.core.env import EnvInfo
+
+if __name__ != "card_envs.agents":  # the folder imported by path, e.g. from the repository root
+    raise ImportError(
+        f"import card_envs.agents, not {__name__}: the agents/ folder installs as "
+        "card_envs.agents, and a second name would load a second copy (a second Agent class)"
+    )
 
 __all__ = [
     "STRONGER_HEURISTICS",
@@ -52,8 +58,8 @@ def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
         raise ValueError(f"agent {kind!r}: module {module_name} has no {class_name}")
     if not (isinstance(cls, type) and issubclass(cls, Agent)) or inspect.isabstract(cls):
         raise ValueError(
-            f"agent {kind!r} is not an agent: it must subclass agents.Agent and implement "
-            "act(observation) -> action id"
+            f"agent {kind!r} is not an agent: it must subclass card_envs.agents.Agent and "
+            "implement act(observation) -> action id"
         )
     if not cls.supports(info):
         raise ValueError(
@@ -77,11 +83,11 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
     if IMPORT_PATH.fullmatch(kind):
         return import_agent_class(kind, info)(info, seed)
     if Path(kind).is_dir() and (Path(kind) / "card_envs_meta.json").exists():
-        from agents.rllib import load_rllib_agent  # an RLlib export (docs/scaling.md)
+        from card_envs.agents.rllib import load_rllib_agent  # an RLlib export (docs/scaling.md)
 
         return load_rllib_agent(kind, info, seed, trust=trust)
     if kind == "ppo" or Path(kind).suffix in (".safetensors", ".zip") or Path(kind).exists():
-        from agents.policy import load_policy_agent
+        from card_envs.agents.policy import load_policy_agent
 
         path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
         if kind == "ppo" and not path.exists():

@@ -1,9 +1,9 @@
 """The built-in agents of a game, by kind: ``"random"``, ``"heuristic"`` (the game's
 ``agents/<game>.py``) and the stronger heuristics some games add (:data:`STRONGER_HEURISTICS`).
 
-Kept apart from :func:`agents.make_agent` (which also loads trained agents) because a trained
-agent's advisor is one of these: :mod:`agents.policy` builds it from here without importing the
-package that imports it.
+Kept apart from :func:`card_envs.agents.make_agent` (which also loads trained agents) because a
+trained agent's advisor is one of these: :mod:`card_envs.agents.policy` builds it from here without
+importing the package that imports it.
 """
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from agents.base import Agent, RandomAgent
+from card_envs.agents.base import Agent, RandomAgent
 from card_envs.core.env import EnvInfo
 
 # Stronger heuristics beside a game's plain one: env -> {kind: "module:Class"}. A class's
 # ``supports(info)`` says at which tables it plays (the arena lists it only there).
 STRONGER_HEURISTICS = {
-    "seals_v0": {"heuristic_value": "agents.seals_value:ValueHeuristicAgent"},
-    "unfortunate_events_v0": {"heuristic_outs": "agents.unfortunate_events:OutsAgent"},
+    "seals_v0": {"heuristic_value": "card_envs.agents.seals_value:ValueHeuristicAgent"},
+    "unfortunate_events_v0": {"heuristic_outs": "card_envs.agents.unfortunate_events:OutsAgent"},
 }
 
 
 def game_module(info: EnvInfo) -> str:
-    """The module of the game's heuristic: ``agents.seals`` for ``seals_v0``."""
-    return "agents." + info.name.rsplit("_v", 1)[0]
+    """The module of the game's heuristic: ``card_envs.agents.seals`` for ``seals_v0``."""
+    return "card_envs.agents." + info.name.rsplit("_v", 1)[0]
 
 
 def import_module(name: str) -> ModuleType | None:

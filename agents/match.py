@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from agents.base import Agent
 from card_envs import make
+from card_envs.agents.base import Agent
 from card_envs.core.env import CardEnv
 
 Observation = dict[str, np.ndarray]
@@ -80,7 +80,7 @@ def win_share(
 ) -> float:
     """Win share of ``kind`` in one seat (rotated game by game) against ``opponent`` in the
     others, on deals seeded ``first_seed`` onwards; a shared win counts 1/k, a truncated game 0."""
-    from agents import make_agent
+    from card_envs.agents import make_agent
 
     env = make(env_name, num_players=num_players, **options)
     info = env.describe()

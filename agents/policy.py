@@ -1,6 +1,7 @@
-"""Trained agents: a MaskablePPO policy behind the common :class:`~agents.base.Agent`, and the
-checkpoint files it loads from. Saving and converting checkpoints is training's
-(:mod:`training.policy`); loading is here so that agents never import training.
+"""Trained agents: a MaskablePPO policy behind the common
+:class:`~card_envs.agents.base.Agent`, and the checkpoint files it loads from. Saving and
+converting checkpoints is training's (:mod:`card_envs.training.policy`); loading is here so that
+agents never import training.
 
 A trained agent is ``<stem>.safetensors`` (the policy's tensors) with ``<stem>.json`` beside it
 (the network to rebuild, the game and player count it was trained for, its advisor, and how it
@@ -8,8 +9,8 @@ was trained). Loading one unpickles nothing and imports nothing the files name: 
 and activation are looked up by name in fixed tables and the advisor must be one of the game's
 built-in agents. A Stable-Baselines3 ``.zip`` stores its settings with cloudpickle, so loading
 one can run any code it carries: it loads only with ``trust=True``, and
-``training.policy.convert_checkpoint`` (``card-envs export-checkpoint``) rewrites a trusted zip
-in the safe format.
+``card_envs.training.policy.convert_checkpoint`` (``card-envs export-checkpoint``) rewrites a
+trusted zip in the safe format.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.builtin import builtin_kinds, make_builtin
+from card_envs.agents.base import Agent
+from card_envs.agents.builtin import builtin_kinds, make_builtin
 from card_envs.core.env import EnvInfo
 
 FORMAT = "card-envs-policy"  # the JSON's "format" tag
@@ -196,7 +197,7 @@ def policy_classes() -> dict[str, type]:
     """The policy classes a checkpoint may name: MaskablePPO's MLP policy and the advised one."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from agents.advised_policy import AdvisedPolicy
+    from card_envs.agents.advised_policy import AdvisedPolicy
 
     return dict(zip(POLICY_CLASSES, (MaskableActorCriticPolicy, AdvisedPolicy), strict=True))
 

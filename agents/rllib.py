@@ -1,4 +1,4 @@
-"""An RLlib-trained policy behind the common :class:`~agents.base.Agent`, for the arena.
+"""An RLlib-trained policy behind the common :class:`~card_envs.agents.base.Agent`, for the arena.
 
 ``card-envs train-rllib --out DIR`` writes an algorithm checkpoint and ``DIR/card_envs_meta.json``
 (game, seats, which module sits where); :func:`load_rllib_agent` reads the metadata, checks it
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.policy import untrusted_message, warn_unpickling
+from card_envs.agents.base import Agent
+from card_envs.agents.policy import untrusted_message, warn_unpickling
 from card_envs.core.env import EnvInfo
 
 META_FILE = "card_envs_meta.json"
@@ -25,7 +25,7 @@ INSTALL_HINT = "pip install 'card-envs[rllib]'"  # the extra holding Ray and RLl
 
 
 class RLlibAgent(Agent):
-    """Acts greedily from a :class:`~agents.rllib_module.MaskedPPOTorchRLModule`."""
+    """Acts greedily from a :class:`~card_envs.agents.rllib_module.MaskedPPOTorchRLModule`."""
 
     name = "rllib"
 
@@ -94,7 +94,7 @@ def _load_module(module_dir: Path, path: Path) -> Any:
         raise ModuleNotFoundError(
             f"loading the RLlib checkpoint {path} needs Ray: {INSTALL_HINT}"
         ) from error
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from card_envs.agents.rllib_module import MaskedPPOTorchRLModule
 
     try:
         module = RLModule.from_checkpoint(str(module_dir))

@@ -4,8 +4,8 @@ The network (RLlib's default actor-critic MLP, built by ``PPOCatalog``) sees onl
 observation vector; every masked action's logit is set to the lowest float, so sampling,
 greedy play and the PPO loss never give it weight. RLlib's own example module reads the key
 ``"observations"`` and extends a base class marked for removal, hence this one. It lives with
-the agents because loading an RLlib export rebuilds it; ``training.rllib`` trains it. Importing
-it imports Ray.
+the agents because loading an RLlib export rebuilds it; ``card_envs.training.rllib`` trains
+it. Importing it imports Ray.
 """
 
 from __future__ import annotations

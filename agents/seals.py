@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
 from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import COIN, NUM_COLOURS, NUM_SYMBOLS, NUM_VALUES

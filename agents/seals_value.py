@@ -2,8 +2,9 @@
 
 A take's outcome for the taker is known before it is made: the hand after it and the face-up
 cards it leaves. :class:`AfterstateValue` is a small MLP, fitted by ``python -m
-training.seals_value`` to the blason margin the taker went on to make in that round (its blasons
-won minus the others' mean) over heuristic self-play games, that scores such an afterstate.
+card_envs.training.seals_value`` to the blason margin the taker went on to make in that round
+(its blasons won minus the others' mean) over heuristic self-play games, that scores such an
+afterstate.
 :class:`ValueHeuristicAgent` rates each legal take by the heuristic's hand value plus this
 learned value and plays the best; reveal decisions stay the heuristic's. The weights ship in
 ``agents/checkpoints/seals_v0_value.npz`` (numpy only: no torch at play time).
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.seals import HeuristicAgent, taken_cards
+from card_envs.agents.seals import HeuristicAgent, taken_cards
 from card_envs.core.env import EnvInfo
 
 WEIGHTS = Path(__file__).resolve().parent / "checkpoints" / "seals_v0_value.npz"
@@ -53,7 +54,7 @@ class AfterstateValue:
     def load(cls, path: Path | str = WEIGHTS) -> AfterstateValue:
         path = Path(path)
         if not path.exists():
-            fix = "python -m training.seals_value"
+            fix = "python -m card_envs.training.seals_value"
             raise ValueError(f"afterstate value weights {path} not found: {fix}")
         try:  # plain arrays only: an object array would be unpickled, and could run code
             with np.load(path, allow_pickle=False) as data:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from card_envs.agents.base import Agent
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS
 from card_envs.seamless.rules import ACTIONS, score_row
 from card_envs.seamless.rules.cards import EMPTY

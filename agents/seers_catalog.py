@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
 from card_envs.seers_catalog.rules.actions import ADD_INDEX, action_spec, finish_action
 from card_envs.seers_catalog.rules.cards import BONUS_LIMIT, NUM_SUITED, NUM_VALUES, WILD

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.actions import INSIDE_SPOTS

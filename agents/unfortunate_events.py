@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
 from card_envs.unfortunate_events.rules.actions import action_spec
 from card_envs.unfortunate_events.rules.cards import (

@@ -26,8 +26,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A seeded game of random legal moves, rendered as text."""
-    from agents import RandomAgent
-    from agents.match import play_game
+    from card_envs.agents import RandomAgent
+    from card_envs.agents.match import play_game
 
     names = env_names() if args.game == "all" else [args.game]
     for name in names:

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Dict, Space
 
-from agents.match import decisions
 from card_envs import env_names, make, player_counts
+from card_envs.agents.match import decisions
 from card_envs.core.env import CardEnv
 
 ENV_CASES = [(name, n) for name in env_names() for n in player_counts(name)]
@@ -50,7 +50,7 @@ def space_rng_state(space: Space) -> Any:
 
 def random_steps(env: CardEnv, seed: int, max_steps: int | None = None) -> Iterator[int]:
     """Uniformly random legal moves until the game ends: yields each action, which the caller
-    steps before asking for the next (the loop is :func:`agents.match.decisions`)."""
+    steps before asking for the next (the loop is :func:`card_envs.agents.match.decisions`)."""
     rng = np.random.default_rng(seed)
     for steps, (_agent, obs) in enumerate(decisions(env), start=1):
         legal = np.flatnonzero(obs["action_mask"])

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents import RandomAgent, agent_kinds, make_agent
-from agents.match import decisions, play_game, win_share
 from card_envs import make
+from card_envs.agents import RandomAgent, agent_kinds, make_agent
+from card_envs.agents.match import decisions, play_game, win_share
 from card_envs.core.game import win_rewards
 
 
@@ -75,7 +75,7 @@ def test_play_game_reports_winners_scores_and_rewards():
 
 def test_a_module_class_kind_builds_that_agent():
     info = make("seals_v0").describe()
-    mine = make_agent("agents.seals:HeuristicAgent", info, seed=3)
+    mine = make_agent("card_envs.agents.seals:HeuristicAgent", info, seed=3)
     builtin = make_agent("heuristic", info, seed=3)
     env = make("seals_v0")
     assert type(mine) is type(builtin)
@@ -87,10 +87,16 @@ def test_a_module_class_kind_builds_that_agent():
 @pytest.mark.parametrize(
     ("kind", "message"),
     [
-        ("agents.no_such_module:Agent", "no module 'agents.no_such_module' on the Python path"),
-        ("agents.seals:NoSuchAgent", "module agents.seals has no NoSuchAgent"),
-        ("agents.match:GameResult", "is not an agent: it must subclass agents.Agent"),
-        ("agents.base:Agent", "is not an agent"),  # abstract: no act
+        (
+            "card_envs.agents.no_such_module:Agent",
+            "no module 'card_envs.agents.no_such_module' on the Python path",
+        ),
+        ("card_envs.agents.seals:NoSuchAgent", "module card_envs.agents.seals has no NoSuchAgent"),
+        (
+            "card_envs.agents.match:GameResult",
+            "is not an agent: it must subclass card_envs.agents.Agent",
+        ),
+        ("card_envs.agents.base:Agent", "is not an agent"),  # abstract: no act
     ],
 )
 def test_a_module_class_kind_that_is_not_an_agent_is_a_clear_error(kind, message):
@@ -100,23 +106,24 @@ def test_a_module_class_kind_that_is_not_an_agent_is_a_clear_error(kind, message
 
 def test_a_module_class_kind_is_checked_against_the_table():
     """The class's ``supports(info)`` decides (the value agent was fitted at 4 players)."""
-    kind = "agents.seals_value:ValueHeuristicAgent"
+    kind = "card_envs.agents.seals_value:ValueHeuristicAgent"
     with pytest.raises(ValueError, match=f"agent '{kind}' does not play seals_v0 with 3 players"):
         make_agent(kind, make("seals_v0", num_players=3).describe())
 
 
 @pytest.fixture
 def broken_agent_module(tmp_path, monkeypatch):
-    """``agents.broken``, a module that imports something missing, and a game that uses it."""
+    """``card_envs.agents.broken``, a module that imports something missing, and a game that
+    uses it."""
     import sys
 
-    import agents
+    import card_envs.agents as agents
 
     (tmp_path / "broken.py").write_text("import no_such_dependency\n")
     monkeypatch.setattr(agents, "__path__", [*agents.__path__, str(tmp_path)])
-    monkeypatch.delitem(sys.modules, "agents.broken", raising=False)
+    monkeypatch.delitem(sys.modules, "card_envs.agents.broken", raising=False)
     yield dataclasses.replace(make("seamless_v0").describe(), name="broken_v0")
-    sys.modules.pop("agents.broken", None)
+    sys.modules.pop("card_envs.agents.broken", None)
 
 
 def test_a_broken_agent_module_is_not_taken_for_a_missing_one(broken_agent_module):
@@ -127,7 +134,7 @@ def test_a_broken_agent_module_is_not_taken_for_a_missing_one(broken_agent_modul
     with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
         make_agent("heuristic", info)
     with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
-        make_agent("agents.broken:HeuristicAgent", info)
+        make_agent("card_envs.agents.broken:HeuristicAgent", info)
     missing = dataclasses.replace(info, name="nothing_v0")
     with pytest.raises(ValueError, match="no heuristic agent for nothing_v0"):
         make_agent("heuristic", missing)

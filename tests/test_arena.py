@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents import RandomAgent, agent_kinds
-from agents.match import GameResult
 from card_envs import env_names, make
+from card_envs.agents import RandomAgent, agent_kinds
+from card_envs.agents.match import GameResult
 from card_envs.cli import main
 from card_envs.tools import arena
 from card_envs.tools.arena import (
@@ -454,8 +454,8 @@ def test_a_matrix_cell_is_the_agent_alone_against_the_field():
 
 
 def test_a_users_agent_class_plays_in_the_arena():
-    report = run_arena("seals_v0", ["agents.seals:HeuristicAgent", "random"], episodes=2)
-    assert [a.name for a in report.agents] == ["agents.seals:HeuristicAgent", "random"]
+    report = run_arena("seals_v0", ["card_envs.agents.seals:HeuristicAgent", "random"], episodes=2)
+    assert [a.name for a in report.agents] == ["card_envs.agents.seals:HeuristicAgent", "random"]
     assert report.agents[0].win_rate > report.agents[1].win_rate
 
 
@@ -530,10 +530,20 @@ def test_plot_accepts_win_rates_of_zero_and_one(tmp_path):
 
 def test_cli_rejects_unknown_agents_and_player_counts(capsys):
     assert (
-        main(["arena", "--game", "seals_v0", "--agents", "agents.seals:Nobody", "--episodes", "1"])
+        main(
+            [
+                "arena",
+                "--game",
+                "seals_v0",
+                "--agents",
+                "card_envs.agents.seals:Nobody",
+                "--episodes",
+                "1",
+            ]
+        )
         == 2
     )
-    assert "agents.seals:Nobody" in capsys.readouterr().err
+    assert "card_envs.agents.seals:Nobody" in capsys.readouterr().err
     assert main(["arena", "--game", "seamless_v0", "--agents", "nobody", "--episodes", "1"]) == 2
     assert "nobody" in capsys.readouterr().err
     assert main(["arena", "--game", "seamless_v0", "--players", "3", "--episodes", "1"]) == 2
@@ -572,7 +582,7 @@ def test_playing_in_this_process_runs_torch_on_one_thread_and_restores_it():
 
 def test_trained_agent_in_parallel_workers_does_not_hang():
     """Regression: a forked worker deadlocked once torch had started threads in the parent."""
-    from agents import make_agent
+    from card_envs.agents import make_agent
 
     make_agent("ppo", make("seamless_v0").describe())  # start torch here, as the arena's check does
     with Workers(2) as workers:

@@ -22,13 +22,18 @@ import cloudpickle
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents import make_agent, shipped_checkpoint
-from agents.match import play_game
-from agents.policy import PickleCheckpointWarning, load_policy, load_policy_agent, metadata_path
 from card_envs import make
+from card_envs.agents import make_agent, shipped_checkpoint
+from card_envs.agents.match import play_game
+from card_envs.agents.policy import (
+    PickleCheckpointWarning,
+    load_policy,
+    load_policy_agent,
+    metadata_path,
+)
 from card_envs.registry import env_names
-from training.policy import convert_checkpoint
-from training.single_agent import OpponentPool, SingleAgentEnv
+from card_envs.training.policy import convert_checkpoint
+from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 # sha256 prefixes of the shipped agents' play, recorded from their SB3 zips (the loader before
 # the safe format) and unchanged since: `games` are moves of seeded games against heuristics
@@ -122,7 +127,7 @@ def test_shipped_agent_plays_eight_games_as_it_did_from_its_zip(name):
 
 def tiny_zip(path: Path, name: str = "seals_v0", advised: bool = False) -> Path:
     """An untrained MaskablePPO zip (a JSON beside it when ``advised``, naming the advisor)."""
-    from agents.advised_policy import AdvisedPolicy
+    from card_envs.agents.advised_policy import AdvisedPolicy
 
     advisor = "heuristic" if advised else None
     env = SingleAgentEnv(name, OpponentPool(["random"]), 2, advisor=advisor)
@@ -339,7 +344,7 @@ def test_export_checkpoint_command_needs_trust_and_the_game(tmp_path, capsys):
 
 def test_an_rllib_export_loads_only_when_trusted(tmp_path):
     """RLModule.from_checkpoint unpickles: refused without trust, before Ray is needed."""
-    from agents.rllib import META_FILE, load_rllib_agent
+    from card_envs.agents.rllib import META_FILE, load_rllib_agent
 
     meta = {
         "env": "seamless_v0",

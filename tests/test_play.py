@@ -155,7 +155,7 @@ def test_opponents_moves_are_named_in_a_session():
 
 
 def test_a_users_agent_class_can_be_an_opponent():
-    code, out = session("seals_v0", [], opponents=["agents.seals:HeuristicAgent"], seed=1)
+    code, out = session("seals_v0", [], opponents=["card_envs.agents.seals:HeuristicAgent"], seed=1)
     assert code == 0 and "player_1 is heuristic" in out
 
 

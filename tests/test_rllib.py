@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from agents.match import decisions
-from agents.rllib import META_FILE, load_rllib_agent
 from card_envs import env_names, make
+from card_envs.agents.match import decisions
+from card_envs.agents.rllib import META_FILE, load_rllib_agent
 from card_envs.cli import build_parser, main
-from training.rllib.env import IllegalActionCounter, make_aec_env
-from training.rllib.train import SHARED, module_ids, seat_policy, shared_policy
+from card_envs.training.rllib.env import IllegalActionCounter, make_aec_env
+from card_envs.training.rllib.train import SHARED, module_ids, seat_policy, shared_policy
 
 
 def config(name: str) -> dict:
@@ -73,7 +73,7 @@ def test_policies_shared_or_one_per_seat():
 def test_command_line_needs_no_ray():
     """``card-envs --help`` and the loader import Ray only when they train or load a module."""
     code = (
-        "import sys; from card_envs.cli import build_parser; import agents.rllib;"
+        "import sys; from card_envs.cli import build_parser; import card_envs.agents.rllib;"
         "build_parser(); assert 'ray' not in sys.modules, 'ray imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -104,7 +104,7 @@ def test_loader_errors_name_the_problem(tmp_path):
 # -- with Ray installed -------------------------------------------------------------------------
 def test_rllib_wrapper_returns_the_acting_seat_then_every_final_reward():
     pytest.importorskip("ray")
-    from training.rllib.env import make_rllib_env
+    from card_envs.training.rllib.env import make_rllib_env
 
     env = make_rllib_env(config("seamless_v0"))
     observations, _ = env.reset(seed=2)
@@ -126,7 +126,7 @@ def test_masking_module_never_samples_a_masked_action():
     from ray.rllib.core.columns import Columns
     from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from card_envs.agents.rllib_module import MaskedPPOTorchRLModule
 
     env = make_aec_env(config("seamless_v0"))
     space = env.observation_space("player_0")
@@ -156,7 +156,7 @@ def test_one_training_iteration_samples_no_illegal_action_and_exports(tmp_path, 
     """About 20 s: one PPO iteration with one remote env runner (the callback reports from
     another process), then the exported checkpoint plays a legal move without Ray running."""
     pytest.importorskip("ray")
-    from training.rllib.train import train
+    from card_envs.training.rllib.train import train
 
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     out = tmp_path / "checkpoint"

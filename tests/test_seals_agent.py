@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.match import win_share
 from card_envs import seals_v0
+from card_envs.agents import make_agent
+from card_envs.agents.match import win_share
 from card_envs.seals.rules import ACTIONS
 from card_envs.seals.rules.series import ANY_FOUR, STRAIGHT
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import agent_kinds, make_agent
-from agents.match import play_game
-from agents.seals import HeuristicAgent
-from agents.seals_value import WEIGHTS, AfterstateValue, ValueHeuristicAgent, take_features
 from card_envs import make
-from training.seals_value import collect, fit, save
+from card_envs.agents import agent_kinds, make_agent
+from card_envs.agents.match import play_game
+from card_envs.agents.seals import HeuristicAgent
+from card_envs.agents.seals_value import (
+    WEIGHTS,
+    AfterstateValue,
+    ValueHeuristicAgent,
+    take_features,
+)
+from card_envs.training.seals_value import collect, fit, save
 
 
 def zero_value(width: int = 8) -> AfterstateValue:
@@ -133,7 +138,7 @@ def test_fitting_writes_a_run_folder_unless_out_names_a_file():
     from datetime import datetime
     from pathlib import Path
 
-    from training.seals_value import output_path
+    from card_envs.training.seals_value import output_path
 
     now = datetime(2026, 11, 30, 9, 5, 7)
     run = Path("runs/seals_v0_value-20261130-090507")

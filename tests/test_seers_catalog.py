@@ -14,8 +14,8 @@ from helpers import random_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.match import win_share
 from card_envs import make, seers_catalog_v0
+from card_envs.agents.match import win_share
 from card_envs.core.errors import IllegalActionError
 from card_envs.seers_catalog.rules import SeersCatalogGame, parse_cards, round_score
 from card_envs.seers_catalog.rules.cards import (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents import make_agent
-from agents.match import play_game, win_share
 from card_envs import make
+from card_envs.agents import make_agent
+from card_envs.agents.match import play_game, win_share
 
 
 def heuristic_share(num_players: int, games: int) -> float:

@@ -14,12 +14,12 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib import MaskablePPO
 
-from agents import make_agent
-from agents.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
 from card_envs import make
+from card_envs.agents import make_agent
+from card_envs.agents.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
 from card_envs.core.errors import IllegalActionError
 from card_envs.registry import env_names
-from training.single_agent import OpponentPool, SingleAgentEnv
+from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def heuristic_move(env: SingleAgentEnv) -> int:
     return agent.act(env.env.observe(env.learner))
 
 
-@pytest.mark.filterwarnings("ignore::agents.policy.PickleCheckpointWarning")
+@pytest.mark.filterwarnings("ignore::card_envs.agents.policy.PickleCheckpointWarning")
 def test_trusted_zip_round_trip_and_clear_errors(tmp_path, adapter):
     model = MaskablePPO("MlpPolicy", adapter, n_steps=64, batch_size=64, seed=0, device="cpu")
     path = tmp_path / "seamless.zip"
@@ -157,7 +157,7 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
     """The whole pipeline at toy size: cloning, PPO with a self-play snapshot, held-out
     evaluations, TensorBoard, the best policy in the safe format with its JSON and curve, then a
     resume from it (a fresh optimizer) and one from the run folder's zip (trusted only)."""
-    from training.cli import main
+    from card_envs.training.cli import main
 
     out, runs = tmp_path / "seals.safetensors", tmp_path / "runs"
     tiny = ["--clone-games", "4", "--clone-epochs", "1", "--dagger-rounds", "1", "--n-envs", "2"]
@@ -196,7 +196,7 @@ def test_train_command_clones_trains_evaluates_and_resumes(tmp_path):
 
 def test_advice_logit_policy_starts_as_its_advisor(tmp_path):
     """With the advice added to the logits, even an untrained policy mostly plays the advice."""
-    from training.cli import main
+    from card_envs.training.cli import main
 
     out = tmp_path / "sequitur.safetensors"
     flags = ["--players", "2", "--timesteps", "64", "--clone-games", "0", "--n-envs", "1"]
@@ -213,7 +213,7 @@ def test_advice_logit_policy_starts_as_its_advisor(tmp_path):
 
 
 def test_advised_agent_appends_its_advisors_move():
-    from agents.policy import PolicyAgent
+    from card_envs.agents.policy import PolicyAgent
 
     class Recorder:
         def predict(self, vector, action_masks, deterministic):
@@ -233,7 +233,7 @@ def test_advised_agent_appends_its_advisors_move():
 
 
 def test_zero_cost_env_has_the_games_spaces_and_length():
-    from training.throughput import ZeroCostEnv
+    from card_envs.training.throughput import ZeroCostEnv
 
     game = SingleAgentEnv("seals_v0", OpponentPool(["random"]), advisor="heuristic")
     zero = ZeroCostEnv(game, length=3)
@@ -250,7 +250,7 @@ def test_zero_cost_env_has_the_games_spaces_and_length():
 def test_short_training_run_beats_random(tmp_path):
     """About two minutes from scratch (no cloning) against random seats: 150k steps gave a
     0.405 win share on 200 held-out deals (fair share 0.25)."""
-    from training.cli import main
+    from card_envs.training.cli import main
 
     out = tmp_path / "m.safetensors"
     flags = ["--timesteps", "150000", "--opponents", "random", "--clone-games", "0"]
@@ -262,7 +262,7 @@ def test_short_training_run_beats_random(tmp_path):
 
 
 def test_shipped_seamless_checkpoint_plays_legal_moves():
-    from agents.match import play_game
+    from card_envs.agents.match import play_game
 
     env = make("seamless_v0")
     info = env.describe()
@@ -276,8 +276,8 @@ def test_train_writes_a_new_run_folder_unless_out_names_a_file(tmp_path):
     checkpoints; a second run in the same second gets its own folder."""
     from datetime import datetime
 
-    from agents import shipped_checkpoint
-    from training.cli import run_paths
+    from card_envs.agents import shipped_checkpoint
+    from card_envs.training.cli import run_paths
 
     now = datetime(2026, 11, 30, 9, 5, 7)
     args = subcommand("train").parse_args(["seals_v0", "--logdir", str(tmp_path)])
@@ -294,7 +294,7 @@ def test_train_writes_a_new_run_folder_unless_out_names_a_file(tmp_path):
 def test_train_refuses_what_it_could_not_write_or_load(tmp_path):
     """Checked before any training: the output name, a zip to resume without trust, an advisor
     a checkpoint could not name safely."""
-    from training.cli import main
+    from card_envs.training.cli import main
 
     base = ["seals_v0", "--logdir", str(tmp_path)]
     with pytest.raises(ValueError, match=r"name the \.safetensors file to write"):
@@ -304,7 +304,7 @@ def test_train_refuses_what_it_could_not_write_or_load(tmp_path):
     with pytest.raises(ValueError, match=r"unpickles it.*--trust-checkpoint"):
         main([*base, "--resume", str(zipped)])
     with pytest.raises(ValueError, match="an advisor is one of seals_v0's built-in agents"):
-        main([*base, "--advisor", "agents.seals:HeuristicAgent"])
+        main([*base, "--advisor", "card_envs.agents.seals:HeuristicAgent"])
     assert not any(tmp_path.glob("seals_v0-*")), "a refused run left a folder"
 
 
@@ -315,8 +315,8 @@ def test_every_argument_says_what_it_does(command):
 
 
 def subcommand(name: str) -> argparse.ArgumentParser:
-    """The parser of a ``card-envs`` subcommand that training.cli registers."""
-    from training.cli import add_parser
+    """The parser of a ``card-envs`` subcommand that card_envs.training.cli registers."""
+    from card_envs.training.cli import add_parser
 
     subparsers = argparse.ArgumentParser().add_subparsers()
     add_parser(subparsers)

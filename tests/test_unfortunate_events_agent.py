@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from test_unfortunate_events import SNICKET_DEAL, _env_after_poe
 
-from agents import agent_kinds, make_agent
-from agents.match import play_game, win_share
-from agents.unfortunate_events import coverage, outs, unseen
 from card_envs import make
+from card_envs.agents import agent_kinds, make_agent
+from card_envs.agents.match import play_game, win_share
+from card_envs.agents.unfortunate_events import coverage, outs, unseen
 from card_envs.unfortunate_events.rules import parse_kinds
 from card_envs.unfortunate_events.rules.cards import COPIES, counts_of, parse_kind
 

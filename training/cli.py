@@ -2,10 +2,10 @@
 ``card-envs export-checkpoint`` (a trusted Stable-Baselines3 zip into the safe format).
 
 Kept free of torch and Stable-Baselines3 imports so that ``card-envs --help`` stays fast; the
-training itself is :func:`training.train_ppo.train`.
+training itself is :func:`card_envs.training.train_ppo.train`.
 
     card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
-    python -m training.cli seals_v0 --timesteps 20000 --out /tmp/seals.safetensors
+    python -m card_envs.training.cli seals_v0 --timesteps 20000 --out /tmp/seals.safetensors
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.policy import advisor_kinds
+from card_envs.agents.policy import advisor_kinds
 from card_envs.registry import env_names, make
-from training.config import DEFAULTS, OPPONENTS, new_run_dir
+from card_envs.training.config import DEFAULTS, OPPONENTS, new_run_dir
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -126,7 +126,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from training.train_ppo import train
+    from card_envs.training.train_ppo import train
 
     run_dir, out = run_paths(args)
     config = config_from_args(args)
@@ -139,8 +139,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Convert a trusted SB3 zip; the game, seats and advisor come from the JSON beside it,
     else from the flags."""
-    from agents.policy import advisor_of, check_checkpoint_path, read_metadata
-    from training.policy import convert_checkpoint
+    from card_envs.agents.policy import advisor_of, check_checkpoint_path, read_metadata
+    from card_envs.training.policy import convert_checkpoint
 
     check_checkpoint_path(args.source, args.trust_checkpoint)
     meta = read_metadata(args.source)
@@ -180,7 +180,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.cli", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m card_envs.training.cli", description=__doc__)
     add_arguments(parser)
     return cmd_train(parser.parse_args(argv))
 

@@ -16,10 +16,10 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents import Agent, make_agent
-from agents.match import play_game
-from agents.policy import with_advice
 from card_envs import make
+from card_envs.agents import Agent, make_agent
+from card_envs.agents.match import play_game
+from card_envs.agents.policy import with_advice
 from card_envs.core.env import EnvInfo
 
 
@@ -65,7 +65,8 @@ def collect_demonstrations(
     """Play ``games`` games with ``teacher`` in every seat and record its every decision; with a
     ``student`` (an agent factory), the student plays one seat (rotated) and the teacher labels
     what it sees there. ``advised`` records observations with the teacher's move appended
-    (:func:`agents.policy.with_advice`), for a policy trained with the teacher as advisor."""
+    (:func:`card_envs.agents.policy.with_advice`), for a policy trained with the teacher as
+    advisor."""
     env = make(env_name, num_players=num_players)
     info = env.describe()
     rows: list[tuple] = []

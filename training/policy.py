@@ -1,6 +1,6 @@
 """Saving trained policies in the safe checkpoint format (``.safetensors`` + JSON), and
 converting a trusted Stable-Baselines3 zip to it. Loading them is the agents layer's
-(:mod:`agents.policy`).
+(:mod:`card_envs.agents.policy`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.policy import (
+from card_envs.agents.policy import (
     ACTIVATIONS,
     FORMAT,
     FORMAT_VERSION,

@@ -1,15 +1,15 @@
-"""Fit the afterstate value of :mod:`agents.seals_value` from heuristic self-play.
+"""Fit the afterstate value of :mod:`card_envs.agents.seals_value` from heuristic self-play.
 
-    python -m training.seals_value --games 24000 --workers 2
+    python -m card_envs.training.seals_value --games 24000 --workers 2
 
 Four heuristics play ``--games`` games; at every take, with probability ``--epsilon`` the taker
-takes a random legal take instead (so that takes the heuristic would not choose are seen too).
-Each take's afterstate features are labelled with the blason margin the taker made in that
-round (its blasons won minus the others' mean): a round is decided within a few turns, a far
-less noisy label than the game's winner. An MLP is fitted by mean squared error (Adam, held-out
-5% reported) and saved as numpy weights for :class:`agents.seals_value.AfterstateValue`, in a
-new run folder unless ``--out`` names the file (``--out agents/checkpoints/seals_v0_value.npz``
-replaces the shipped weights).
+takes a random legal take instead (so that takes the heuristic would not choose are seen too). Each
+take's afterstate features are labelled with the blason margin the taker made in that round (its
+blasons won minus the others' mean): a round is decided within a few turns, a far less noisy label
+than the game's winner. An MLP is fitted by mean squared error (Adam, held-out 5% reported) and
+saved as numpy weights for :class:`card_envs.agents.seals_value.AfterstateValue`, in a new run
+folder unless ``--out`` names the file (``--out agents/checkpoints/seals_v0_value.npz`` replaces the
+shipped weights).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.match import decisions
-from agents.seals import HeuristicAgent
-from agents.seals_value import LAYERS, WEIGHTS, take_features
 from card_envs import make
-from training.config import new_run_dir
+from card_envs.agents.match import decisions
+from card_envs.agents.seals import HeuristicAgent
+from card_envs.agents.seals_value import LAYERS, WEIGHTS, take_features
+from card_envs.training.config import new_run_dir
 
 
 def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
@@ -114,7 +114,9 @@ def output_path(out: Path | None, now: datetime | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.seals_value", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m card_envs.training.seals_value", description=__doc__
+    )
     parser.add_argument("--games", type=int, default=24_000)
     parser.add_argument("--epsilon", type=float, default=0.15)
     parser.add_argument("--width", type=int, default=128)

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 
-from agents import Agent, make_agent
-from agents.policy import PolicyAgent, with_advice
 from card_envs import make
+from card_envs.agents import Agent, make_agent
+from card_envs.agents.policy import PolicyAgent, with_advice
 from card_envs.core.env import EnvInfo
 
 AgentFactory = Callable[[EnvInfo, int], Agent]

@@ -4,7 +4,7 @@ The zero-cost env has the game's spaces and episode length but does no work in `
 MaskablePPO on it is the network-bound limit of the same configuration; the ratio says how much
 of training time the game (and its opponent seats) costs.
 
-    python -m training.throughput --game all \
+    python -m card_envs.training.throughput --game all \
         --json benchmarks/results/train_throughput.json
 """
 
@@ -23,8 +23,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from card_envs.registry import env_names
-from training.config import DEFAULTS
-from training.single_agent import OpponentPool, SingleAgentEnv
+from card_envs.training.config import DEFAULTS
+from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 
 class ZeroCostEnv(gymnasium.Env):

@@ -2,15 +2,15 @@
 
     card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
 
-The run clones the heuristic first (``--clone-games``, see :mod:`training.imitation`), then
-trains by PPO against ``--opponents``, where ``self`` adds frozen snapshots of the learner every
-``--snapshot-every`` steps. Every ``--eval-every`` steps it measures the win share against random
-and against heuristic seats on fixed held-out deals, logs both to TensorBoard and saves a
+The run clones the heuristic first (``--clone-games``, see :mod:`card_envs.training.imitation`),
+then trains by PPO against ``--opponents``, where ``self`` adds frozen snapshots of the learner
+every ``--snapshot-every`` steps. Every ``--eval-every`` steps it measures the win share against
+random and against heuristic seats on fixed held-out deals, logs both to TensorBoard and saves a
 Stable-Baselines3 zip (optimizer included, for ``--resume``) in the run's own folder
-``--logdir/<game>-<time>/``. The policy that did best against the heuristic is written in the
-safe format (:mod:`training.policy`) to ``--out`` (default: in the run folder, never the shipped
-``agents/checkpoints/``), with the JSON of its network, config and evaluations and a PNG of the
-learning curve beside it. ``--resume`` continues from a ``.safetensors`` (a fresh optimizer) or
+``--logdir/<game>-<time>/``. The policy that did best against the heuristic is written in the safe
+format (:mod:`card_envs.training.policy`) to ``--out`` (default: in the run folder, never the
+shipped ``agents/checkpoints/``), with the JSON of its network, config and evaluations and a PNG of
+the learning curve beside it. ``--resume`` continues from a ``.safetensors`` (a fresh optimizer) or
 from a run folder's zip (its optimizer; unpickled, so only with ``--trust-checkpoint``).
 """
 
@@ -28,20 +28,20 @@ from stable_baselines3.common.utils import FloatSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm
 
-from agents.advised_policy import AdvisedPolicy
-from agents.match import win_share
-from agents.policy import (
+from card_envs import make
+from card_envs.agents.advised_policy import AdvisedPolicy
+from card_envs.agents.match import win_share
+from card_envs.agents.policy import (
     PolicyAgent,
     check_checkpoint_path,
     load_policy,
     load_sb3_zip,
     read_metadata,
 )
-from card_envs import make
-from training.config import SELF
-from training.imitation import clone, collect_demonstrations, merge
-from training.policy import check_out, save_policy
-from training.single_agent import OpponentPool, SingleAgentEnv
+from card_envs.training.config import SELF
+from card_envs.training.imitation import clone, collect_demonstrations, merge
+from card_envs.training.policy import check_out, save_policy
+from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
 

@@ -28,8 +28,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from agents import Agent, agent_kinds, make_agent
-from agents.match import GameResult, play_game
+from card_envs.agents import Agent, agent_kinds, make_agent
+from card_envs.agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players

@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from pettingzoo import AECEnv
 
-from agents.match import decisions
+from card_envs.agents.match import decisions
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 
@@ -70,7 +70,7 @@ class Measurement:
 # -- timed loops --------------------------------------------------------------------------------
 def play_aec_game(env: AECEnv, rand: random.Random) -> int:
     """One game of uniformly random legal moves through the AEC loop (the library's one loop,
-    :func:`agents.match.decisions`); returns agent-steps."""
+    :func:`card_envs.agents.match.decisions`); returns agent-steps."""
     steps = 0
     for _agent, observation in decisions(env):
         legal = np.flatnonzero(observation["action_mask"])

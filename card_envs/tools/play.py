@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, agent_kinds, make_agent
-from agents.match import decisions
+from card_envs.agents import Agent, agent_kinds, make_agent
+from card_envs.agents.match import decisions
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.game import Game
 from card_envs.core.spec import ActionSpec

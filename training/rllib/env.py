@@ -3,7 +3,7 @@
 RLlib's own ``PettingZooEnv`` drives the AEC env turn by turn: each step returns only the agent
 to act next, and at the end of a game every seat's final reward. Observations stay PettingZoo's
 ``{"observation": float32, "action_mask": int8}`` dicts, which
-:class:`~agents.rllib_module.MaskedPPOTorchRLModule` reads as they are. Only
+:class:`~card_envs.agents.rllib_module.MaskedPPOTorchRLModule` reads as they are. Only
 :func:`make_rllib_env` and :func:`register` import Ray.
 """
 

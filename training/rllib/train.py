@@ -6,7 +6,7 @@
 Every seat is an RLlib agent of one multi-agent env (RLlib's PettingZoo wrapper over the AEC
 env); ``--policy shared`` trains one network for all seats (self-play), ``per-seat`` one per
 seat. ``--out`` receives the algorithm checkpoint with ``card_envs_meta.json`` beside it, which
-:func:`agents.rllib.load_rllib_agent` (and so the arena) loads. Ray is imported only
+:func:`card_envs.agents.rllib.load_rllib_agent` (and so the arena) loads. Ray is imported only
 when the command runs; install it with ``pip install card-envs[rllib]``. Scaling:
 ``docs/scaling.md``.
 """
@@ -24,10 +24,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from agents.policy import PickleCheckpointWarning
-from agents.rllib import INSTALL_HINT, META_FILE, load_rllib_agent
+from card_envs.agents.policy import PickleCheckpointWarning
+from card_envs.agents.rllib import INSTALL_HINT, META_FILE, load_rllib_agent
 from card_envs.registry import env_names, make, player_counts
-from training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
+from card_envs.training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
 
 # The run settings saved in the metadata beside the checkpoint.
 CONFIG_KEYS = ("env_runners", "envs_per_runner", "batch_size", "width", "torch_threads", "seed")
@@ -59,7 +59,7 @@ def build_config(args: argparse.Namespace, num_players: int):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from card_envs.agents.rllib_module import MaskedPPOTorchRLModule
 
     spec = RLModuleSpec(
         module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [args.width] * 2}
@@ -224,7 +224,7 @@ def export(
 
 def evaluate(out: Path, game: str, num_players: int, games: int) -> float:
     """Win share of the exported agent in one seat (rotated) against random players."""
-    from agents.match import win_share
+    from card_envs.agents.match import win_share
 
     with warnings.catch_warnings():  # this run wrote the export moments ago
         warnings.simplefilter("ignore", PickleCheckpointWarning)
