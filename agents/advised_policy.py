@@ -8,6 +8,7 @@ deviate from the advice (``card-envs train --advice-logit``).
 
 from __future__ import annotations
 
+import gymnasium
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import FlattenExtractor
@@ -18,6 +19,9 @@ class AdviceExtractor(FlattenExtractor):
     last saw: every path to the logits (forward, evaluate_actions, get_distribution) runs the
     extractor on the same batch just before."""
 
+    num_actions: int  # set by AdvisedPolicy._build
+    advice: torch.Tensor
+
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         self.advice = observations[:, -self.num_actions :]
         return super().forward(observations)
@@ -26,12 +30,15 @@ class AdviceExtractor(FlattenExtractor):
 class AdvisedPolicy(MaskableActorCriticPolicy):
     """Logits = MLP(observation) + w * advice, with ``w`` learned (it starts at 3)."""
 
+    pi_features_extractor: AdviceExtractor  # the features_extractor_class __init__ passes
+
     def __init__(self, observation_space, action_space, lr_schedule, **kwargs):
         kwargs["features_extractor_class"] = AdviceExtractor
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build(self, lr_schedule) -> None:
         self.advice_weight = torch.nn.Parameter(torch.tensor(3.0))  # before the optimizer
+        assert isinstance(self.action_space, gymnasium.spaces.Discrete)  # a card env's moves
         self.pi_features_extractor.num_actions = self.action_space.n
         super()._build(lr_schedule)
 

@@ -193,7 +193,7 @@ def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
     return policy, meta
 
 
-def policy_classes() -> dict[str, type]:
+def policy_classes() -> dict[str, type[Any]]:
     """The policy classes a checkpoint may name: MaskablePPO's MLP policy and the advised one."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 

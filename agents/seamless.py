@@ -43,7 +43,7 @@ class HeuristicAgent(Agent):
 
     def _my_row(self, views: dict[str, np.ndarray]) -> list[int]:
         row = [EMPTY] * NUM_RANKS
-        for card in np.flatnonzero(views["rows"][0]):
+        for card in np.flatnonzero(views["rows"][0]).tolist():
             row[card % NUM_RANKS] = card // NUM_RANKS
         return row
 

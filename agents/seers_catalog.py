@@ -95,7 +95,7 @@ class HeuristicAgent(Agent):
         gifts = [a for a in np.flatnonzero(mask) if gift <= a < lens]
         if gifts:
             sizes = views["hand_sizes"]
-            return max(gifts, key=lambda a: sizes[a - gift + 1])
+            return int(max(gifts, key=lambda a: sizes[a - gift + 1]))
         pass_, rod = self.actions.encode("pass"), self.actions.encode("rod")
         if mask[pass_]:
             return pass_

@@ -77,7 +77,7 @@ def collect_demonstrations(
         seats = [
             _Labelled(
                 make_agent(teacher, info, seed * 31 + s),
-                student(info, seed * 31 + s) if s == student_seat else None,
+                student(info, seed * 31 + s) if student is not None and s == student_seat else None,
                 s,
                 rows,
                 advised,

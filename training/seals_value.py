@@ -103,7 +103,8 @@ def save(weights: list[np.ndarray], report: dict, out: Path) -> None:
     names = [f"{kind}{layer}" for layer in range(LAYERS) for kind in "Wb"]
     arrays = dict(zip(names, weights, strict=True))
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **arrays)
+    # numpy's stub also matches **arrays against savez's allow_pickle: bool
+    np.savez(out, **arrays)  # type: ignore[arg-type]
     out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
 
 

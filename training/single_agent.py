@@ -8,6 +8,7 @@ seat's own (PettingZoo's tutorial once trained on the opponent's, PettingZoo #11
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 import gymnasium
@@ -27,9 +28,7 @@ class OpponentPool:
     def __init__(self, kinds: list[str], max_snapshots: int = 5):
         if not kinds:
             raise ValueError("opponents must name at least one agent kind")
-        self.factories: list[AgentFactory] = [
-            lambda info, seed, kind=kind: make_agent(kind, info, seed) for kind in kinds
-        ]
+        self.factories: list[AgentFactory] = [partial(make_agent, kind) for kind in kinds]
         self.snapshots: list[AgentFactory] = []
         self.max_snapshots = max_snapshots
 
@@ -77,7 +76,8 @@ class SingleAgentEnv(gymnasium.Env):
     (every round's points count), for games decided over several rounds.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    # gymnasium declares metadata an instance attribute, though it is read from the class
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -107,7 +107,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.episodes = 0
         self.pool = pool
         space = self.env.observation_space(self.env.possible_agents[0])["observation"]
-        self.advisor_kind, self.advisor = advisor, None
+        self.advisor_kind = advisor
+        self.advisor: Agent | None = None
         if advisor is not None:  # the advisor's move is appended to the observation
             low = np.concatenate([space.low, np.zeros(self.info.num_actions, np.float32)])
             high = np.concatenate([space.high, np.ones(self.info.num_actions, np.float32)])

@@ -30,10 +30,14 @@ from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 class ZeroCostEnv(gymnasium.Env):
     """The spaces of ``like`` and episodes of ``length`` steps; every action legal, no work."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    # gymnasium declares metadata an instance attribute, though it is read from the class
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}  # type: ignore[misc]
 
     def __init__(self, like: gymnasium.Env, length: int):
         self.observation_space, self.action_space = like.observation_space, like.action_space
+        # gymnasium types them as any Space; a card env's are a flat Box and a Discrete
+        assert self.observation_space.shape is not None
+        assert isinstance(self.action_space, gymnasium.spaces.Discrete)
         self.length, self.t = length, 0
         self.obs = np.zeros(self.observation_space.shape, dtype=np.float32)
         self.mask = np.ones(self.action_space.n, dtype=bool)

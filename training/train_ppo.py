@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
@@ -66,10 +68,12 @@ def evaluate(
 class TrainingMonitor(BaseCallback):
     """Progress bar, self-play snapshots, periodic held-out evaluation and checkpoints."""
 
+    model: MaskablePPO  # the model that train() builds, not any BaseAlgorithm
+    bar: tqdm  # made with the rest by _on_training_start, before any step
+
     def __init__(self, config: dict[str, Any], run_dir: Path, history: list[dict]):
         super().__init__()
         self.config, self.run_dir, self.history = config, run_dir, history
-        self.bar: tqdm | None = None
         # win share against the heuristic, timesteps, the policy's weights then
         self.best: tuple[float, int, dict[str, torch.Tensor]] | None = None
 
@@ -140,7 +144,7 @@ def make_vec_env(config: dict[str, Any]) -> VecEnv:
             margin_reward=config["margin_reward"],
         )
 
-    factories = [one] * config["n_envs"]
+    factories: list[Callable[[], gymnasium.Env]] = [one] * config["n_envs"]
     vec = SubprocVecEnv(factories, "forkserver") if config["subproc"] else DummyVecEnv(factories)
     vec.seed(config["seed"])
     return vec
@@ -253,6 +257,7 @@ def train(
         reset_num_timesteps=resume is None,
     )
     vec_env.close()
+    assert monitor.best is not None  # _on_training_end evaluates the last step at least
     _, best_timesteps, weights = monitor.best
     model.policy.load_state_dict(weights)
     record = {
