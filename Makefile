@@ -21,8 +21,15 @@ $(STAMP): pyproject.toml
 arena: $(STAMP)
 	$(BIN)/card-envs arena --game all
 
+# mypy checks the package as it installs (agents/ and training/ as card_envs.agents and
+# card_envs.training): a folder of links under build/ that [tool.mypy] in pyproject.toml names.
+MYPY := rm -rf build/typecheck && mkdir -p build/typecheck/card_envs \
+	&& (cd build/typecheck/card_envs && ln -s ../../../card_envs/* ../../../agents ../../../training .) \
+	&& $(BIN)/mypy
+
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(MYPY)
 	$(BIN)/pytest -n 2 --nbmake tests notebooks
 
 test-slow: $(STAMP)
@@ -47,6 +54,7 @@ docs: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MYPY)
 
 train: $(STAMP)
 	$(BIN)/card-envs train $(or $(GAME),seamless_v0)
