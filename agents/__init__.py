@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import re
 from pathlib import Path
 
@@ -35,9 +36,19 @@ IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 def agent_kinds(info: EnvInfo) -> list[str]:
     """The built-in agent names available for this environment."""
     kinds = builtin_kinds(info)
-    if shipped_checkpoint(info.name).exists():
+    if _ships_ppo_for(info):
         kinds.append("ppo")
     return kinds
+
+
+def _ships_ppo_for(info: EnvInfo) -> bool:
+    """A trained agent ships for this game at this player count (it fits only the count it was
+    trained at, so ``--players all`` must not list it elsewhere)."""
+    path = shipped_checkpoint(info.name)
+    if not path.exists():
+        return False
+    meta = json.loads(path.with_suffix(".json").read_text())
+    return meta.get("num_players") == info.num_players
 
 
 def shipped_checkpoint(env_name: str) -> Path:

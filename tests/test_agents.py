@@ -139,3 +139,12 @@ def test_a_broken_agent_module_is_not_taken_for_a_missing_one(broken_agent_modul
     with pytest.raises(ValueError, match="no heuristic agent for nothing_v0"):
         make_agent("heuristic", missing)
     assert agent_kinds(missing) == ["random"]
+
+
+def test_ppo_is_listed_only_at_the_player_count_it_was_trained_for():
+    from card_envs import make
+    from card_envs.agents import agent_kinds
+
+    assert "ppo" in agent_kinds(make("sequitur_v0", num_players=4).describe())
+    for players in (1, 2, 3, 5):
+        assert "ppo" not in agent_kinds(make("sequitur_v0", num_players=players).describe())
