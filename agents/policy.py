@@ -102,12 +102,21 @@ def load_policy_agent(
         return PolicyAgent(policy, info, seed, meta["policy"]["advisor"])
     meta = read_metadata(path)
     advisor = advisor_of(meta)
+    model = load_checked_sb3_zip(path, meta, advisor, info, trust=trust)
+    return PolicyAgent(model.policy, info, seed, advisor)
+
+
+def load_checked_sb3_zip(
+    path: Path, meta: dict[str, Any], advisor: str | None, info: EnvInfo, *, trust: bool
+):
+    """A trusted SB3 zip's model, checked against this game: the game and seats its JSON names
+    (``meta``, when there is one) before unpickling, then the advisor and the sizes."""
     if meta:
         check_fits(path, meta.get("env"), meta.get("num_players"), info)
     check_advisor(path, advisor, info)
     model = load_sb3_zip(path, trust=trust)
     check_sizes(path, (model.observation_space.shape[0], model.action_space.n), advisor, info)
-    return PolicyAgent(model.policy, info, seed, advisor)
+    return model
 
 
 def check_checkpoint_path(path: Path, trust: bool) -> None:

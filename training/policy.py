@@ -17,10 +17,7 @@ from card_envs.agents.policy import (
     SAFE_SUFFIX,
     activations,
     build_policy,
-    check_advisor,
-    check_fits,
-    check_sizes,
-    load_sb3_zip,
+    load_checked_sb3_zip,
     metadata_path,
     policy_classes,
     read_metadata,
@@ -100,11 +97,7 @@ def convert_checkpoint(
     source, out = Path(source), Path(out)
     check_out(out)
     meta = read_metadata(source)
-    if meta:
-        check_fits(source, meta.get("env"), meta.get("num_players"), info)
-    check_advisor(source, advisor, info)
-    model = load_sb3_zip(source, trust=trust)
-    check_sizes(source, (model.observation_space.shape[0], model.action_space.n), advisor, info)
+    model = load_checked_sb3_zip(source, meta, advisor, info, trust=trust)
     return save_policy(
         model.policy, out, env=info.name, num_players=info.num_players, advisor=advisor, record=meta
     )
