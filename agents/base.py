@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from card_envs.core.env import EnvInfo
+from card_envs.core.env import CardEnv, EnvInfo
 
 
 class Agent(ABC):
@@ -35,6 +35,13 @@ class Agent(ABC):
     @abstractmethod
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """A legal action id for this observation."""
+
+    def act_at(self, env: CardEnv, observation: dict[str, np.ndarray]) -> int:
+        """The action for ``env``'s acting seat, whose observation is ``observation``: what every
+        play loop calls. Most agents need only the observation; a search agent overrides this to
+        sample the hidden state consistently with the seat's information
+        (:meth:`~card_envs.core.game.Game.resample_hidden`), never reading it directly."""
+        return self.act(observation)
 
     def views(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Named views of the observation vector (``views["hand"]`` ...)."""

@@ -58,7 +58,7 @@ def play_game(
     rewards = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0
     for name, observation in decisions(env, rewards):
-        action = agents[seat_of[name]].act(observation)
+        action = agents[seat_of[name]].act_at(env, observation)
         if on_move is not None:
             on_move(name, action)
         env.step(action)

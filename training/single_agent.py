@@ -198,5 +198,5 @@ class SingleAgentEnv(gymnasium.Env):
                 self._obs = self._advised(env.observe(self.learner))
                 return reward, False, False
             agent = env.agent_selection
-            env.step(self.opponents[agent].act(env.observe(agent)))
+            env.step(self.opponents[agent].act_at(env, env.observe(agent)))
             reward += env.rewards.get(self.learner, 0.0)

@@ -269,7 +269,7 @@ def play_turns(
             write(f"you: {names[action]}")
             view = game.render_seat(env.game_state, seat)
             continue
-        action = agents[acting].act(observation)
+        action = agents[acting].act_at(env, observation)
         move = seen_move(game, env.game_state, seat, action)
         env.step(action)
         new_view = game.render_seat(env.game_state, seat)
