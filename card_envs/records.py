@@ -157,10 +157,13 @@ def replay(record: Mapping[str, Any], seed: int | None = None) -> CardEnv:
 
 def steps(record: Mapping[str, Any], seed: int | None = None) -> Iterator[RecordStep]:
     """Each decision of the recorded game in order, with every seat's observation and mask
-    at that point and the live env before the action (see :class:`RecordStep`)."""
-    env = _start(record, seed, None)
+    at that point and the live env before the action (see :class:`RecordStep`). An action
+    that cannot be played raises :class:`RecordError` before its step is yielded."""
+    env = start(record, seed)
     names = env.game.actions.names
     for index, action in enumerate(record["actions"]):
+        if not env.agents or not 0 <= action < len(names) or not env._mask[action]:
+            play_action(env, action, index)  # raises the RecordError saying why
         agent = env.agent_selection
         seen = [env.observe(a) for a in env.possible_agents]
         yield RecordStep(
@@ -173,26 +176,27 @@ def steps(record: Mapping[str, Any], seed: int | None = None) -> Iterator[Record
             masks=tuple(s["action_mask"] for s in seen),
             env=env,
         )
-        _step(env, action, index, None)
+        play_action(env, action, index)
 
 
 def _replayed(record: Any, seed: int | None, line: int | None) -> tuple[CardEnv, dict[str, float]]:
     """The env after every recorded action, and each agent's total reward along the way."""
-    env = _start(record, seed, line)
+    env = start(record, seed, line)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for index, action in enumerate(record["actions"]):
-        for agent, reward in _step(env, action, index, line).items():
+        for agent, reward in play_action(env, action, index, line).items():
             totals[agent] += reward
     return env, totals
 
 
-def _start(record: Any, seed: int | None, line: int | None) -> CardEnv:
-    """A fresh env of the record's game, dealt the record's deal; every field's shape checked."""
+def start(record: Any, seed: int | None = None, line: int | None = None) -> CardEnv:
+    """A fresh env of the record's game, dealt the record's deal, before its first action;
+    every field's shape checked (not yet the actions' legality: :func:`play_action`)."""
     _check_fields(record, line)
     try:
         env = make(record["env"], **record["options"])
-    except (TypeError, ValueError) as error:
-        raise RecordError(str(error), "options", line) from None
+    except Exception as error:  # a constructor that cannot take the options: name the field
+        raise RecordError(f"{type(error).__name__}: {error}", "options", line) from None
     _check_seats(record, env, line)
     try:
         env.reset(seed=seed, options={"deal": record["deal"]})
@@ -201,9 +205,10 @@ def _start(record: Any, seed: int | None, line: int | None) -> CardEnv:
     return env
 
 
-def _step(env: CardEnv, action: Any, index: int, line: int | None) -> dict[str, float]:
-    """Step one recorded action, then every dead step after it (the end of the game); the
-    rewards the action handed out (the dead steps clear them)."""
+def play_action(env: CardEnv, action: Any, index: int, line: int | None = None) -> dict[str, float]:
+    """Step the ``index``-th recorded action (a :class:`RecordError` if it cannot be played),
+    then every dead step after it (the end of the game); returns the rewards the action handed
+    out (the dead steps clear them)."""
     if not env.agents:
         raise RecordError(f"step {index}: the game was over after {index} actions", "actions", line)
     try:
