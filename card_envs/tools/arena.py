@@ -31,6 +31,7 @@ import numpy as np
 from card_envs.agents import Agent, agent_kinds, make_agent
 from card_envs.agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv, EnvInfo
+from card_envs.records import append_record, record_game
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
 from card_envs.tools.stats import Ratings, deal_interval, win_ranks
@@ -57,6 +58,7 @@ class Task:
     deal_seed: int
     agent_seeds: tuple[int, ...]
     trust: bool = False  # make_agent's trust (checkpoints that unpickle)
+    record: bool = False  # return the game's record (card_envs.records) with its result
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,7 @@ def make_tasks(
     deals: range,
     seed: int,
     trust: bool = False,
+    record: bool = False,
 ) -> list[Task]:
     """Deal-major list of tables: deal ``d`` (seed from ``seed, d``, the same in every line-up
     of a run) in every seating of ``lineup``."""
@@ -239,6 +242,7 @@ def make_tasks(
             deal_seed=derived_seed(seed, deal),
             agent_seeds=tuple(derived_seed(seed, deal, t, seat) for seat in range(num_players)),
             trust=trust,
+            record=record,
         )
         for deal in deals
         for t, seating in enumerate(lineup.tables)
@@ -282,6 +286,7 @@ class Played:
     result: GameResult
     play: float
     total: float
+    record: dict[str, Any] | None = None
 
 
 def play_timed(task: Task) -> Played:
@@ -294,10 +299,13 @@ def play_timed(task: Task) -> Played:
     ]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
+    actions: list[int] = []
     playing = time.process_time()
-    result = play_game(env, agents, seed=task.deal_seed)
+    on_move = (lambda _agent, action: actions.append(action)) if task.record else None
+    result = play_game(env, agents, seed=task.deal_seed, on_move=on_move)
     ended = time.process_time()
-    return Played(result, ended - playing, ended - started)
+    record = record_game(env, actions, task.kinds, task.deal_seed) if task.record else None
+    return Played(result, ended - playing, ended - started, record)
 
 
 class Workers:
@@ -583,10 +591,12 @@ class Arena:
         *,
         trust: bool = False,
         progress: Progress | None = None,
+        record: Path | None = None,
     ):
         self.workers = workers
         self.seed = seed
         self.trust = trust
+        self.record = record  # a JSON Lines file every game's record is added to
         self.progress = progress
         self.cpu = self.wall = 0.0  # CPU seconds played and the wall seconds they took
 
@@ -636,7 +646,9 @@ class Arena:
         return [reports[id(job)] for job in jobs]
 
     def _tasks(self, job: Job, lineup: Lineup, deals: range) -> list[Task]:
-        return make_tasks(job.env_name, job.num_players, lineup, deals, self.seed, self.trust)
+        return make_tasks(
+            job.env_name, job.num_players, lineup, deals, self.seed, self.trust, bool(self.record)
+        )
 
     def _stream(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:
         """Each table's result and the CPU seconds of its play, timing how fast the workers get
@@ -648,6 +660,8 @@ class Arena:
                 first = time.perf_counter()
             else:
                 self.cpu += played.total
+            if self.record is not None and played.record is not None:
+                append_record(self.record, played.record)
             yield played.result, played.play
         if first is not None:
             self.wall += time.perf_counter() - first
@@ -1008,7 +1022,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     budget = (args.budget or DEFAULT_BUDGET) - (time.perf_counter() - start)  # the whole command
     with Workers(args.workers) as workers:
-        arena = Arena(workers, args.seed, trust=args.trust_checkpoint, progress=progress)
+        arena = Arena(
+            workers,
+            args.seed,
+            trust=args.trust_checkpoint,
+            progress=progress,
+            record=Path(args.record) if args.record else None,
+        )
         reports = arena.run(jobs, args.episodes, max(budget, 1e-3), finished)
     if args.json:
         write_json(reports, Path(args.json))
@@ -1076,4 +1096,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--json", default=None, metavar="PATH", help="write the results as JSON")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG chart")
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="PATH",
+        help="add every game's record to this JSON Lines file (docs/records.md)",
+    )
     parser.set_defaults(func=cmd_arena)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from card_envs.agents.match import decisions
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.game import Game
 from card_envs.core.spec import ActionSpec
+from card_envs.records import append_record, record_game
 from card_envs.registry import env_names, make
 from card_envs.tools.arena import derived_seed
 
@@ -228,19 +230,26 @@ def play_session(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     trust: bool = False,
+    record: str | Path | None = None,
 ) -> int:
-    """One game with a person at ``seat``; the exit code (0 also when the person quits)."""
+    """One game with a person at ``seat``; the exit code (0 also when the person quits). With
+    ``record``, the game's record (finished or abandoned) is added to that JSON Lines file."""
     env = make(env_name, num_players=num_players)
     agents = seat_opponents(env.describe(), seat, opponents, seed, trust)
     cast = ", ".join(f"player_{s} is {agent.name}" for s, agent in agents.items())
     write(f"{env_name}: you are player_{seat}; {cast or 'no opponents'}")
     write("choose a move by its number or name; ? lists the moves, q quits")
     env.reset(seed=seed)
+    actions: list[int] = []
+    kinds = [agents[s].name if s in agents else "human" for s in range(len(env.possible_agents))]
     try:
-        view = play_turns(env, seat, agents, read, write)
+        view = play_turns(env, seat, agents, read, write, actions)
     except Quit as left:
         write(f"{left.args[0]}: game abandoned")
         return INTERRUPTED if left.args[0] == "interrupted" else 0
+    finally:
+        if record is not None:
+            append_record(record, record_game(env, actions, kinds, seed))
     write("\n" + view)
     write(result_line(env, seat))
     return 0
@@ -252,9 +261,11 @@ def play_turns(
     agents: dict[int, Agent],
     read: Callable[[str], str],
     write: Callable[[str], None],
+    actions: list[int] | None = None,
 ) -> str:
     """The AEC loop to the end of the game: the person chooses for ``seat``, agents for the
-    others; returns the person's final view."""
+    others; returns the person's final view. Every action played is added to ``actions``."""
+    played = [] if actions is None else actions
     game, names = env.game, env.game.actions.names
     blocks = action_blocks(game.actions)
     view = game.render_seat(env.game_state, seat)
@@ -266,12 +277,14 @@ def play_turns(
             reason = partial(game.illegal_reason, env.game_state)
             action = choose(legal, names, reason, read, write, blocks)
             env.step(action)
+            played.append(action)
             write(f"you: {names[action]}")
             view = game.render_seat(env.game_state, seat)
             continue
         action = agents[acting].act_at(env, observation)
         move = seen_move(game, env.game_state, seat, action)
         env.step(action)
+        played.append(action)
         new_view = game.render_seat(env.game_state, seat)
         write(f"{agent}: {move}")
         write("\n".join(f"  | {line}" for line in changed_lines(view, new_view)) or "  | -")
@@ -292,7 +305,13 @@ def result_line(env: CardEnv, seat: int) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     return play_session(
-        args.game, args.seat, args.opponents, args.players, args.seed, trust=args.trust_checkpoint
+        args.game,
+        args.seat,
+        args.opponents,
+        args.players,
+        args.seed,
+        trust=args.trust_checkpoint,
+        record=args.record,
     )
 
 
@@ -324,5 +343,11 @@ def add_parser(subparsers: Any) -> None:
         "--trust-checkpoint",
         action="store_true",
         help="allow checkpoints that unpickle (SB3 .zip, RLlib exports): they can run code",
+    )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="PATH",
+        help="add the game's record to this JSON Lines file (docs/records.md)",
     )
     parser.set_defaults(func=cmd_play)
