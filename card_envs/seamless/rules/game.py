@@ -35,6 +35,7 @@ from card_envs.seamless.rules.cards import (
     shuffled_deck,
     trick_winner_index,
 )
+from card_envs.seamless.rules.hidden import deal_unseen
 from card_envs.seamless.rules.scoring import MAX_ROUND_POINTS, score_row
 from card_envs.seamless.rules.state import CLAIM, PLAY, SeamlessState
 from card_envs.seamless.rules.text import table
@@ -369,19 +370,20 @@ class SeamlessGame(Game[SeamlessState]):
     def resample_hidden(
         self, state: SeamlessState, observer: int, rng: np.random.Generator
     ) -> SeamlessState:
-        """Redeal the other hands' cards among them, keeping sizes and the revealed trump card.
-        The copy's chance log starts empty: the deals it logged show the true hands, and its
-        script the future, neither of which ``observer`` may know (later deals are drawn)."""
+        """Redeal the other hands' cards among them, keeping sizes, the revealed trump card and
+        every void shown this round (:mod:`~card_envs.seamless.rules.hidden`). The unseen cards
+        are sorted before the deal, so it depends only on what ``observer`` knows. The copy's
+        chance log starts empty: the deals it logged show the true hands, and its script the
+        future, neither of which ``observer`` may know (later deals are drawn)."""
         new = self.clone(state)
         new.chance = ChanceLog()
         others = [p for p in range(self.num_players) if p != observer]
-        pool = [c for p in others for c in new.hands[p] if c != new.trump_card]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
+        pool = sorted(c for p in others for c in new.hands[p] if c != new.trump_card)
+        keep = {p: [new.trump_card] if new.trump_card in new.hands[p] else [] for p in others}
+        sizes = {p: len(new.hands[p]) - len(keep[p]) for p in others}
+        hands = deal_unseen(new, observer, pool, sizes, self.trick_one_trump_lead, rng)
         for p in others:
-            keep = [new.trump_card] if new.trump_card in new.hands[p] else []
-            take = len(new.hands[p]) - len(keep)
-            new.hands[p] = sorted(keep + pool[:take])
-            pool = pool[take:]
+            new.hands[p] = sorted(keep[p] + hands[p])
         return new
 
     def render(self, state: SeamlessState) -> str:
