@@ -646,6 +646,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
                     if hidden and not keep >> code & 1:
                         owners.append(p)
                         codes.append(code)
+            codes.sort()  # so the redraw depends on what is hidden, not on where it is
             gone = set(codes)
             piles = {p: [c for c in new.hands[p] if c not in gone] for p in others}
             piles[-1] = [c for c in getattr(new, spare) if c not in gone]
