@@ -392,7 +392,7 @@ class SealsGame(Game[SealsState]):
         showing = new.phase == REVEAL and (any(new.revealed) or self.skip_forced_stop)
         seats = [] if self.remember_takes else list(range(new.num_players))
         seats = [s for s in seats if s != observer and not (showing and s == new.player)]
-        pool = new.pile + [c for s in seats for c in new.hands[s]]
+        pool = sorted(new.pile + [c for s in seats for c in new.hands[s]])  # not where they were
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for s in seats:
             size = len(new.hands[s])
