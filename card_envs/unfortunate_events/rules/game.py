@@ -658,6 +658,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         for p in others:
             for kind in range(NUM_KINDS):
                 pool += [kind] * (new.hands[p][kind] - new.known[p][kind])
+        pool.sort()  # so the redeal depends on what is unseen, not on where it is
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for p in others:
             hand = list(new.known[p])
