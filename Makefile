@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,notebooks,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,notebooks,bench,serve]"
 	touch $(STAMP)
 
 arena: $(STAMP)
