@@ -151,6 +151,7 @@ async function act(action) {
 }
 
 function drawTable(state) {
+  document.body.dataset.draws = Number(document.body.dataset.draws || 0) + 1; // tests wait on it
   $("table-title").textContent = `${state.game}: you are player_${state.seat}`;
   const round = `round ${state.view.round + 1}`;
   $("status").textContent = state.over
@@ -278,6 +279,7 @@ async function loadRecord() {
   $("replay-seat").replaceChildren(whole, ...seats);
   $("replay-controls").hidden = false;
   drawFrame(0);
+  document.body.dataset.replays = Number(document.body.dataset.replays || 0) + 1;
 }
 
 function drawFrame(at) {

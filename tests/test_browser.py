@@ -1,0 +1,176 @@
+"""The browser table in a real browser: Debian's chromium, driven by Playwright, plays a whole
+game of each kind through the page (clicking legal moves; agents fill the other seats), checks
+the scores and the record download, and steps the downloaded record in the replay viewer.
+
+Without chromium or Playwright the tests skip, saying why, unless CARD_ENVS_REQUIRE_BROWSER=1
+(.ci/run sets it), when they fail instead. CARD_ENVS_SCREENSHOTS=DIR writes each game's table
+to DIR/<game>.png (``CARD_ENVS_SCREENSHOTS=docs/images`` refreshes the docs' pictures); by
+default they go to a temporary folder, so a test run never rewrites a shipped file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+MAX_CLICKS = 400  # far above the longest of these short games
+SCREENSHOT_AT = 6  # the table is pictured after this many of the person's moves
+# Short games: (players, options typed into the page); a person in seat 0, the game's
+# heuristic (or random) agents in the others.
+GAMES = {
+    "seamless_v0": (4, {"max_rounds": "1"}),
+    "seers_catalog_v0": (2, {"num_rounds": "1"}),
+    "seals_v0": (2, {}),
+    "unfortunate_events_v0": (2, {}),
+    "sequitur_v0": (1, {}),
+}
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    for module in ("playwright", "uvicorn", "starlette"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed (the serve extra: pip install -e '.[serve]')"
+    if not Path(CHROMIUM).exists():
+        return "chromium is not installed (apt-get install chromium; make test installs it)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    """``card-envs serve``'s app on a free local port, in a thread."""
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("CARD_ENVS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"CARD_ENVS_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    import uvicorn
+
+    from card_envs.server.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(base_url: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    asked = os.environ.get("CARD_ENVS_SCREENSHOTS")
+    folder = Path(asked) if asked else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def deal(page: Any, game: str) -> None:
+    """Choose the game, its player count and options in the lobby, and deal."""
+    players, options = GAMES[game]
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
+    for name, value in options.items():
+        page.fill(f"#opt-{name}", value)
+    page.fill("#seed", "7")
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden])")
+    page.wait_for_function("document.body.dataset.draws >= 1")
+
+
+def play_out(page: Any, game: str, pictures: Path) -> int:
+    """Click legal moves until the game ends; how many were clicked."""
+    for clicks in range(MAX_CLICKS):
+        if page.is_visible("#result"):
+            return clicks
+        if clicks == SCREENSHOT_AT:
+            page.screenshot(path=str(pictures / f"{game}.png"), full_page=True)
+        moves = page.locator("button.move")
+        count = moves.count()
+        assert count > 0, page.text_content("#status")
+        draws = page.evaluate("document.body.dataset.draws")
+        moves.nth(clicks * 7 % count).click()
+        page.wait_for_function(f"document.body.dataset.draws != '{draws}'")
+        assert page.text_content("#act-error") == ""
+    raise AssertionError(f"{game}: not over after {MAX_CLICKS} moves")
+
+
+def replay(page: Any, record: Path) -> None:
+    """Open the record in the viewer and step it forward, back, and from a seat's view."""
+    page.click("nav button[data-show='replay']")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    assert page.text_content("#replay-position").startswith("step 0 of ")
+    first = page.text_content("#replay-text")
+    page.click("#replay-forward")
+    assert page.text_content("#replay-position").startswith("step 1 of ")
+    page.click("#replay-last")
+    assert page.text_content("#replay-move") == "the end of the game"
+    assert page.text_content("#replay-text") != first
+    page.click("#replay-first")
+    assert page.text_content("#replay-text") == first
+    titles = page.locator("#replay-groups .group-title")
+    assert titles.first.text_content().startswith("player_0: ")  # the whole table: every seat
+    page.select_option("#replay-seat", "0")
+    assert not titles.first.text_content().startswith("player_")  # seat 0's own view
+    assert page.locator("#replay-groups .card").count() > 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_game_in_the_browser(browser, base_url, pictures, game, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 900}, accept_downloads=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url)
+    page.wait_for_selector("body[data-ready='1']")
+    deal(page, game)
+    assert page.locator("#groups .card").count() > 0  # cards drawn, each a labelled chip
+    clicks = play_out(page, game, pictures)
+    assert clicks > 0
+    assert page.text_content("#result-text").startswith("Game over.")
+    assert "Scores:" in page.text_content("#result-text")
+    assert page.locator("#log li").count() >= clicks
+    with page.expect_download() as download:
+        page.click("#download")
+    record = tmp_path / "game.jsonl"
+    download.value.save_as(record)
+    assert record.read_text().count("\n") == 1
+    replay(page, record)
+    assert errors == []
+    page.close()
