@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup arena test test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib clean
+.PHONY: setup browser arena test test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib clean
 
 setup: $(STAMP)
 
@@ -27,7 +27,14 @@ MYPY := rm -rf build/typecheck && mkdir -p build/typecheck/card_envs \
 	&& (cd build/typecheck/card_envs && ln -s ../../../card_envs/* ../../../agents ../../../training .) \
 	&& $(BIN)/mypy
 
-test: $(STAMP)
+# tests/test_browser.py drives Debian's chromium (never a browser Playwright downloads): installed
+# here when missing, as root (CI is root); elsewhere the browser tests skip and say why.
+browser:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] \
+		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "chromium is missing: the browser tests will skip (apt-get install chromium)"
+
+test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(MYPY)
 	$(BIN)/pytest -n 2 --nbmake tests notebooks
