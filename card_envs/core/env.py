@@ -101,6 +101,7 @@ class CardEnv(AECEnv, EzPickle):
         self._rng: np.random.Generator | None = None
         self.game_state: Any = None
         self.agents: list[str] = []  # empty until reset(): nothing to iterate, nobody to act
+        self._num_actions = num_actions
         self._mask = np.zeros(num_actions, np.int8)
         self._no_moves = np.zeros(num_actions, np.int8)
 
@@ -188,6 +189,7 @@ class CardEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = list(self.game.scores(self.game_state))
+        self._paid = False  # whether the last transition paid a reward (rewards not all 0.0)
         self._skip_agent_selection = None
         self._settle()
 
@@ -251,7 +253,14 @@ class CardEnv(AECEnv, EzPickle):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
             self._not_playing("last")
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """The agents in acting order until every agent is done (none once the game is over)."""
@@ -287,7 +296,8 @@ class CardEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._checked(agent, action)
+        if not (type(action) is int and 0 <= action < self._num_actions and self._mask[action]):
+            action = self._checked(agent, action)  # converts, or raises what was wrong
         self._cumulative_rewards[agent] = 0.0
         assert self._rng is not None  # reset() made it, and self.agents is empty until then
         self.game.apply(self.game_state, action, self._rng)
@@ -299,17 +309,20 @@ class CardEnv(AECEnv, EzPickle):
         """After a transition: rewards, terminations and who acts next, as the rules say."""
         game, state = self.game, self.game_state
         over, truncated = game.is_over(state), game.is_truncated(state)
-        scores = game.scores(state)
         if self.reward_mode == "score":
+            scores = list(game.scores(state))
             deltas = [new - old for new, old in zip(scores, self._scores, strict=True)]
+            self._scores = scores
         elif over:
             deltas = win_rewards(game.winners(state), game.num_players)
         else:
             deltas = None
-        self._scores = list(scores)
-        for agent, seat in self._seat.items():
-            if agent in self.rewards:
-                self.rewards[agent] = float(deltas[seat]) if deltas else 0.0
+        if deltas or self._paid:  # else every reward is still 0.0 from the last transition
+            rewards = self.rewards
+            for agent, seat in self._seat.items():
+                if agent in rewards:
+                    rewards[agent] = float(deltas[seat]) if deltas else 0.0
+            self._paid = bool(deltas)
         if over or truncated:
             done = self.terminations if over else self.truncations
             for agent in self.agents:

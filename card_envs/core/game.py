@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -131,10 +131,13 @@ class Game(ABC, Generic[State]):
 
     # -- helpers with defaults ----------------------------------------------------------------
     def legal_mask(self, state: State) -> np.ndarray:
-        """``int8`` mask of length ``actions.size`` for the player to act."""
-        mask = np.zeros(self.actions.size, np.int8)
-        mask[self.legal_actions(state)] = 1
-        return mask
+        """``int8`` mask of length ``actions.size`` for the player to act. Set byte by byte in a
+        ``bytearray`` that numpy then wraps without a copy: for a handful of legal ids that is
+        about half the cost of zeroing an array and converting the id list to index it."""
+        mask = bytearray(self.actions.size)
+        for action in self.legal_actions(state):
+            mask[action] = 1
+        return np.frombuffer(mask, np.int8)
 
     def clone(self, state: State) -> State:
         return copy.deepcopy(state)
@@ -211,10 +214,33 @@ class SparseEncoding(Encoding[State]):
         return buffer
 
     def encode(self, state: State, seat: int, views: dict[str, np.ndarray]) -> None:
-        flat = self.observe(state, seat)
-        for piece in self.spec.pieces:
-            start = self.spec.offsets[piece.name]
-            views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)
+        _fill_views(self.spec, self.observe(state, seat), views)
+
+
+class FlatEncoding(Encoding[State]):
+    """An encoding for the hottest paths: ``write`` sets the non-zero entries of a fresh zeroed
+    vector by flat index (``self.spec.offsets[piece] + i``) through a ``float32`` memoryview,
+    about 30 ns a write, where a numpy item write costs 150 ns and an index list must first be
+    converted. Write floats (``1.0``): a memoryview converts an int more slowly."""
+
+    @abstractmethod
+    def write(self, state: State, seat: int, out: memoryview[float]) -> None:
+        """Set what ``seat`` may know in the zeroed ``out`` (each entry at most once)."""
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        self.write(state, seat, cast("memoryview[float]", buffer.data))  # format "f"
+        return buffer
+
+    def encode(self, state: State, seat: int, views: dict[str, np.ndarray]) -> None:
+        _fill_views(self.spec, self.observe(state, seat), views)
+
+
+def _fill_views(spec: ObsSpec, flat: np.ndarray, views: dict[str, np.ndarray]) -> None:
+    """Copy a flat observation into the named ``views`` of another buffer."""
+    for piece in spec.pieces:
+        start = spec.offsets[piece.name]
+        views[piece.name][...] = flat[start : start + piece.size].reshape(piece.shape)
 
 
 def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:

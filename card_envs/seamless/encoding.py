@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
-from card_envs.core.game import Encoding
+from card_envs.core.game import FlatEncoding
 from card_envs.core.spec import ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
 
 
-class SeamlessEncoding(Encoding[SeamlessState]):
+@lru_cache(maxsize=4096)
+def row_cards(suits: tuple[int, ...]) -> tuple[int, ...]:
+    """The card codes in a row (``suits[rank]`` is the owned suit or EMPTY). Cached: a row
+    changes only when its owner claims, and reading its 13 slots in Python is the dearest part
+    of an observation."""
+    return tuple(suit * NUM_RANKS + rank for rank, suit in enumerate(suits) if suit >= 0)
+
+
+class SeamlessEncoding(FlatEncoding[SeamlessState]):
     game: SeamlessGame
 
     def build_spec(self) -> ObsSpec:
@@ -48,27 +57,74 @@ class SeamlessEncoding(Encoding[SeamlessState]):
             ]
         )
 
-    def encode(self, state: SeamlessState, seat: int, views: dict[str, np.ndarray]) -> None:
-        n = self.game.num_players
-        views["hand"][state.hands[seat]] = 1
-        views["trump_suit"][state.trump] = 1
+    def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
+        """Flat indices read from tables made once (:meth:`_tables`): the hot path does no
+        seat arithmetic and no piece lookups."""
+        t = self._tables[seat]
+        for card in state.hands[seat]:
+            out[t.hand + card] = 1.0
+        out[t.trump_suit + state.trump] = 1.0
         if state.trump_card != EMPTY:
-            views["trump_card"][state.trump_card] = 1
-        views["dealer"][(state.dealer - seat) % n] = 1
-        trick = views["trick"]
-        for i, card in enumerate(state.trick):
-            trick[(state.leader + i - seat) % n, card] = 1
-        views["leader"][(state.leader - seat) % n] = 1
-        views["claiming"][0] = state.phase == CLAIM and state.winner == seat
-        rows = views["rows"]
-        for p in range(n):
-            owned = [
-                suit * NUM_RANKS + rank for rank, suit in enumerate(state.rows[p]) if suit >= 0
-            ]
-            rows[(p - seat) % n, owned] = 1
-        views["played"][state.played] = 1
-        totals = views["totals"]
-        for p in range(n):
-            totals[(p - seat) % n] = state.totals[p]
-        views["round"][state.round] = 1
-        views["trick_number"][min(state.trick_number, TRICKS_PER_ROUND - 1)] = 1
+            out[t.trump_card + state.trump_card] = 1.0
+        out[t.dealer[state.dealer]] = 1.0
+        trick, n = t.trick, len(t.trick)
+        for i, card in enumerate(state.trick, state.leader):
+            out[trick[i % n] + card] = 1.0
+        out[t.leader[state.leader]] = 1.0
+        if state.phase == CLAIM and state.winner == seat:
+            out[t.claiming] = 1.0
+        for row, suits in zip(t.rows, state.rows, strict=True):
+            for card in row_cards(tuple(suits)):
+                out[row + card] = 1.0
+        played = t.played
+        for card in state.played:
+            out[played + card] = 1.0
+        for at, total in zip(t.totals, state.totals, strict=True):
+            out[at] = float(total)
+        out[t.round + state.round] = 1.0
+        out[t.trick_number + min(state.trick_number, TRICKS_PER_ROUND - 1)] = 1.0
+
+    @cached_property
+    def _tables(self) -> list[SeatTables]:
+        """For each observing seat, where every piece starts, and for the per-seat pieces where
+        each absolute seat's entry lies (relative seat ``(p - seat) % n``)."""
+        n, at = self.game.num_players, self.spec.offsets
+
+        def by_seat(piece: str, seat: int, stride: int = 1) -> tuple[int, ...]:
+            return tuple(at[piece] + (p - seat) % n * stride for p in range(n))
+
+        return [
+            SeatTables(
+                hand=at["hand"],
+                trump_suit=at["trump_suit"],
+                trump_card=at["trump_card"],
+                dealer=by_seat("dealer", seat),
+                trick=by_seat("trick", seat, DECK_SIZE),
+                leader=by_seat("leader", seat),
+                claiming=at["claiming"],
+                rows=by_seat("rows", seat, DECK_SIZE),
+                played=at["played"],
+                totals=by_seat("totals", seat),
+                round=at["round"],
+                trick_number=at["trick_number"],
+            )
+            for seat in range(n)
+        ]
+
+
+@dataclass(frozen=True)
+class SeatTables:
+    """Flat indices for one observing seat (``by absolute seat`` tuples for per-seat pieces)."""
+
+    hand: int
+    trump_suit: int
+    trump_card: int
+    dealer: tuple[int, ...]
+    trick: tuple[int, ...]
+    leader: tuple[int, ...]
+    claiming: int
+    rows: tuple[int, ...]
+    played: int
+    totals: tuple[int, ...]
+    round: int
+    trick_number: int
