@@ -1,5 +1,6 @@
 """The built-in agents of a game, by kind: ``"random"``, ``"heuristic"`` (the game's
-``agents/<game>.py``) and the stronger heuristics some games add (:data:`STRONGER_HEURISTICS`).
+``agents/<game>.py``), the stronger heuristics some games add (:data:`STRONGER_HEURISTICS`) and
+the search agents every game has (:data:`SEARCH_KINDS`, a budget as ``"ismcts:iterations=800"``).
 
 Kept apart from :func:`card_envs.agents.make_agent` (which also loads trained agents) because a
 trained agent's advisor is one of these: :mod:`card_envs.agents.policy` builds it from here without
@@ -12,6 +13,7 @@ import importlib
 from types import ModuleType
 
 from card_envs.agents.base import Agent, RandomAgent
+from card_envs.agents.search import ISMCTSAgent, PIMCAgent, SearchAgent, parse_budget
 from card_envs.core.env import EnvInfo
 
 # Stronger heuristics beside a game's plain one: env -> {kind: "module:Class"}. A class's
@@ -20,6 +22,11 @@ STRONGER_HEURISTICS = {
     "seals_v0": {"heuristic_value": "card_envs.agents.seals_value:ValueHeuristicAgent"},
     "unfortunate_events_v0": {"heuristic_outs": "card_envs.agents.unfortunate_events:OutsAgent"},
 }
+
+# The search agents, for every game and player count: kind -> class. Not among builtin_kinds: they
+# search through act_at, so they cannot advise a policy, and the arena's default run of every
+# built-in kind would take hours with them.
+SEARCH_KINDS: dict[str, type[SearchAgent]] = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 
 
 def game_module(info: EnvInfo) -> str:
@@ -56,11 +63,24 @@ def builtin_kinds(info: EnvInfo) -> list[str]:
     return kinds + [kind for kind, cls in stronger_heuristics(info).items() if cls.supports(info)]
 
 
+def make_search(kind: str, info: EnvInfo, seed: int | None = None) -> SearchAgent | None:
+    """The search agent ``"ismcts"`` or ``"pimc"``, with the options after a colon over its
+    default budget (``"pimc:iterations=400,depth=30"``); None when ``kind`` names no search."""
+    name, _, options = kind.partition(":")
+    cls = SEARCH_KINDS.get(name)
+    if cls is None or (options and "=" not in options):
+        return None
+    return cls(info, seed, parse_budget(options, cls.default_budget(info)))
+
+
 def make_builtin(kind: str, info: EnvInfo, seed: int | None = None) -> Agent | None:
     """The built-in agent ``kind`` (None when ``kind`` names no built-in agent); a ValueError when
     it names one this game lacks."""
     if kind == "random":
         return RandomAgent(info, seed)
+    search = make_search(kind, info, seed)
+    if search is not None:
+        return search
     if kind == "heuristic":
         module = import_module(game_module(info))
         if module is None:

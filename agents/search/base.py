@@ -1,0 +1,147 @@
+"""What both search agents share: the budget and its options, the decision from the env, the
+rollout and the value of a position."""
+
+from __future__ import annotations
+
+import random
+import time
+from abc import abstractmethod
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from card_envs.agents.base import Agent
+from card_envs.agents.search.values import values
+from card_envs.core.env import CardEnv, EnvInfo
+from card_envs.core.game import Game
+
+HORIZONS = ("game", "round")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a search may do per decision: ``iterations`` (determinised playouts), and at
+    most ``seconds`` if given (a time cap makes play depend on the machine's speed). A playout
+    runs to the end of the game (``horizon="game"``) or until a score changes, i.e. the round
+    is scored (``"round"``), and at most ``depth`` moves (0: no cap); the position it stops
+    in is valued by :func:`~card_envs.agents.search.values.values`. ``c`` is the UCT
+    exploration constant (IS-MCTS only)."""
+
+    iterations: int = 200
+    seconds: float | None = None
+    horizon: str = "game"
+    depth: int = 0
+    c: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {self.seconds}")
+        if self.horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, got {self.horizon!r}")
+        if self.depth < 0:
+            raise ValueError(f"depth must be >= 0 (0: play to the end), got {self.depth}")
+        if self.c < 0:
+            raise ValueError(f"c must be >= 0, got {self.c}")
+
+
+def parse_budget(text: str, default: Budget) -> Budget:
+    """``"iterations=800,seconds=0.5"`` over ``default``; a ValueError names a bad option."""
+    if not text:
+        return default
+    types = {field.name: field.type for field in fields(Budget)}
+    changes: dict[str, Any] = {}
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        if not sep or name not in types:
+            raise ValueError(
+                f"search option {item!r} must be name=value with name one of "
+                f"{', '.join(types)}, e.g. 'ismcts:iterations=800'"
+            )
+        if name == "horizon":
+            changes[name] = value
+            continue
+        try:
+            changes[name] = int(value) if name in ("iterations", "depth") else float(value)
+        except ValueError:
+            raise ValueError(f"search option {name} must be a number, got {value!r}") from None
+    return replace(default, **changes)
+
+
+class SearchAgent(Agent):
+    """An agent that searches determinisations of the hidden state: it reads the env's game
+    and state only through ``game.resample_hidden(state, seat, rng)``, so it knows no more than
+    its seat, and plays the game's copies with ``clone``, ``legal_actions`` and ``apply``."""
+
+    name = "search"
+
+    def __init__(self, info: EnvInfo, seed: int | None = None, budget: Budget | None = None):
+        super().__init__(info, seed)
+        self.budget = budget or self.default_budget(info)
+        self._seed_rollouts()
+
+    @classmethod
+    def default_budget(cls, info: EnvInfo) -> Budget:
+        """The budget when none is given, per game: each decides in well under 0.3 s here."""
+        return Budget()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self._seed_rollouts()
+
+    def _seed_rollouts(self) -> None:
+        """The rollouts' own fast generator, drawn from the agent's seeded one."""
+        self.playout_rng = random.Random(int(self.rng.integers(2**63)))
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        raise TypeError(
+            f"a {self.name} agent searches the game, so it acts through act_at(env, "
+            "observation) (as every play loop calls it), not act(observation) alone"
+        )
+
+    def act_at(self, env: CardEnv, observation: dict[str, np.ndarray]) -> int:
+        policy = self.policy(env)
+        return max(policy, key=lambda action: (policy[action], -action))
+
+    def policy(self, env: CardEnv) -> dict[int, float]:
+        """The search's distribution over the acting seat's legal action ids at this decision
+        (visit or vote shares, summing to 1): what the agent plays from and what a student can
+        be distilled towards."""
+        game, state = env.unwrapped.game, env.unwrapped.game_state
+        legal = game.legal_actions(state)
+        if not legal:
+            raise RuntimeError("no decision to make: the game is over; call reset()")
+        if len(legal) == 1:
+            return {legal[0]: 1.0}
+        counts = self.search(game, state, game.current_player(state), legal)
+        total = sum(counts.values())
+        return {action: counts.get(action, 0) / total for action in legal}
+
+    @abstractmethod
+    def search(self, game: Game, state: Any, seat: int, legal: list[int]) -> dict[int, float]:
+        """Weights over ``legal`` (visits or votes) from searching ``state`` as ``seat``."""
+
+    def out_of_time(self, iteration: int, start: float) -> bool:
+        """Whether the budget is spent after ``iteration`` playouts begun at ``start``."""
+        if iteration >= self.budget.iterations:
+            return True
+        seconds = self.budget.seconds
+        return seconds is not None and time.perf_counter() - start >= seconds
+
+    def playout(self, game: Game, state: Any) -> list[float]:
+        """Random legal moves from ``state`` (changed in place) to the budget's horizon, at most
+        ``budget.depth`` of them; then each seat's value in [0, 1]."""
+        rng, chance = self.playout_rng, self.rng
+        depth = self.budget.depth or game.max_steps
+        start = list(game.scores(state)) if self.budget.horizon == "round" else None
+        for _ in range(depth):
+            if game.is_over(state) or game.is_truncated(state):
+                break
+            legal = game.legal_actions(state)
+            game.apply(state, legal[int(rng.random() * len(legal))], chance)
+            if start is not None and list(game.scores(state)) != start:
+                break
+        return values(game, state)

@@ -1,0 +1,30 @@
+"""The value of a position to each seat, in [0, 1]: what a playout backs up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from card_envs.core.game import Game
+
+SOLO_SCALE = 10.0  # a solo score s is worth s / (s + SOLO_SCALE): more is better, never above 1
+
+
+def values(game: Game, state: Any) -> list[float]:
+    """Each seat's value of ``state``: its share of the win at the end (1 / number of winners),
+    else its standing by score (1 above everyone, 0 below, a tie half); alone, the score
+    squashed into [0, 1]."""
+    scores = [float(s) for s in game.scores(state)]
+    n = len(scores)
+    if n == 1:
+        return [max(scores[0], 0.0) / (max(scores[0], 0.0) + SOLO_SCALE)]
+    if game.is_over(state):
+        winners = game.winners(state)
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
+    return [standing(scores, seat) for seat in range(n)]
+
+
+def standing(scores: list[float], seat: int) -> float:
+    """``seat``'s share of the others it is ahead of (a tie counts half)."""
+    mine = scores[seat]
+    ahead = sum(1.0 if s < mine else 0.5 if s == mine else 0.0 for s in scores)
+    return (ahead - 0.5) / (len(scores) - 1)

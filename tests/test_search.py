@@ -1,0 +1,197 @@
+"""The search agents (issue 19): legal moves at every table, determinism with a seed, no
+peeking at hidden cards, determinisations that keep every public fact, budgets as kind options,
+the teacher's distribution, the arena, and (slow) strength."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from helpers import CASE_IDS, ENV_CASES, random_steps
+
+from card_envs import make
+from card_envs.agents import make_agent
+from card_envs.agents.match import decisions
+from card_envs.agents.search import Budget, ISMCTSAgent, PIMCAgent, parse_budget
+from card_envs.cli import main
+from card_envs.core.env import CardEnv
+from card_envs.seamless.rules.cards import NUM_RANKS
+from card_envs.seamless.rules.hidden import shown_voids
+
+KINDS = ("ismcts", "pimc")
+SMALL = "iterations=12,horizon=round,depth=20"  # enough to search, fast enough for every table
+
+
+def positions(name: str, num_players: int, seed: int, every: int = 9) -> list[CardEnv]:
+    """Copies of a random game at every ``every``-th decision with a choice to make."""
+    env = make(name, num_players=num_players)
+    env.reset(seed=seed)
+    found = []
+    for step, action in enumerate(random_steps(env, seed, max_steps=120)):
+        mask = env.last()[0]["action_mask"]
+        if step % every == every - 1 and mask.sum() > 1:
+            found.append(copy.deepcopy(env))
+        env.step(action)
+    return found
+
+
+def hidden_swapped(env: CardEnv, seed: int) -> CardEnv:
+    """``env`` with what the acting seat cannot see redrawn: the same public position."""
+    other = copy.deepcopy(env)
+    game, state = other.game, other.game_state
+    other.game_state = game.resample_hidden(
+        state, game.current_player(state), np.random.default_rng(seed)
+    )
+    other.game_state.chance = state.chance
+    return other
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("name", "num_players"), ENV_CASES, ids=CASE_IDS)
+def test_search_plays_only_legal_moves_at_every_table(name, num_players, kind):
+    env = make(name, num_players=num_players)
+    agent = make_agent(f"{kind}:{SMALL}", env.describe(), seed=1)
+    env.reset(seed=3)
+    for step, (_, observation) in enumerate(decisions(env)):
+        action = agent.act_at(env, observation)
+        assert observation["action_mask"][action] == 1
+        env.step(action)
+        if step == 25:
+            break
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("name", "num_players"), ENV_CASES, ids=CASE_IDS)
+def test_search_does_not_peek_at_hidden_cards(name, num_players, kind):
+    """Same seed, hidden cards the seat cannot see redrawn: the same choice and distribution."""
+    for i, env in enumerate(positions(name, num_players, seed=num_players)[:3]):
+        other = hidden_swapped(env, seed=100 + i)
+        assert other.game_state != env.game_state or num_players == 1
+        first = make_agent(f"{kind}:{SMALL}", env.describe(), seed=i)
+        second = make_agent(f"{kind}:{SMALL}", env.describe(), seed=i)
+        assert first.policy(env) == second.policy(other)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_search_is_deterministic_with_a_seed(kind):
+    def play(seed: int) -> list[int]:
+        env = make("seals_v0", num_players=3)
+        agents = [make_agent(f"{kind}:{SMALL}", env.describe(), seed + s) for s in range(3)]
+        env.reset(seed=0)
+        actions = []
+        for name, observation in decisions(env):
+            actions.append(agents[env.possible_agents.index(name)].act_at(env, observation))
+            env.step(actions[-1])
+        return actions
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+@pytest.mark.parametrize(("name", "num_players"), ENV_CASES, ids=CASE_IDS)
+def test_determinisations_keep_every_public_fact(name, num_players):
+    """Each redraw satisfies the invariants, and the seat's observation, its view of the table
+    and its legal moves are as in the true state."""
+    rng = np.random.default_rng(0)
+    for env in positions(name, num_players, seed=7, every=5):
+        game, state = env.game, env.game_state
+        seat = game.current_player(state)
+        for _ in range(3):
+            world = game.resample_hidden(state, seat, rng)
+            game.check_invariants(world)
+            assert np.array_equal(
+                env.encoding.observe(world, seat), env.encoding.observe(state, seat)
+            )
+            assert game.render_seat(world, seat) == game.render_seat(state, seat)
+            assert game.legal_actions(world) == game.legal_actions(state)
+
+
+@pytest.mark.parametrize("rule", ["no_other_suit", "void_in_a_suit"])
+def test_seamless_determinisations_keep_the_voids_shown(rule):
+    """A seat that did not follow suit holds none of it in any redraw (the observation shows
+    only the cards played, so the test above cannot see this)."""
+    env = make("seamless_v0", trick_one_trump_lead=rule)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for step, action in enumerate(random_steps(env, seed)):
+            game, state = env.game, env.game_state
+            voids = shown_voids(state, 4, rule)
+            if step % 3 == 0 and any(voids):
+                world = game.resample_hidden(state, game.current_player(state), rng)
+                for seat, hand in enumerate(world.hands):
+                    assert not {card // NUM_RANKS for card in hand} & voids[seat]
+                checked += 1
+            env.step(action)
+    assert checked > 50
+
+
+def test_teacher_gives_the_visit_distribution_over_legal_moves():
+    env = positions("seamless_v0", 4, seed=2)[0]
+    agent = ISMCTSAgent(env.describe(), seed=0, budget=Budget(iterations=60, horizon="round"))
+    policy = agent.policy(env)
+    assert sorted(policy) == env.game.legal_actions(env.game_state)
+    assert sum(policy.values()) == pytest.approx(1.0)
+    agent.reset(seed=0)  # the same search again: it plays the most visited move
+    assert max(policy, key=policy.get) == agent.act_at(env, env.last()[0])
+
+
+def test_budget_is_given_in_the_kind():
+    info = make("seals_v0").describe()
+    agent = make_agent("pimc:iterations=40,horizon=round,c=1.5", info, seed=0)
+    assert isinstance(agent, PIMCAgent)
+    assert agent.budget == Budget(iterations=40, horizon="round", c=1.5)
+    assert make_agent("ismcts", info, 0).budget == ISMCTSAgent.default_budget(info)
+    for bad, message in [
+        ("ismcts:iterations=0", "iterations must be >= 1"),
+        ("ismcts:speed=3", "must be name=value with name one of"),
+        ("pimc:seconds=fast", "seconds must be a number"),
+        ("ismcts:horizon=trick", "horizon must be one of game, round"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_agent(bad, info, 0)
+    assert parse_budget("", Budget(depth=3)) == Budget(depth=3)
+
+
+def test_a_search_agent_needs_the_env():
+    env = make("seals_v0")
+    env.reset(seed=0)
+    agent = make_agent("ismcts", env.describe(), 0)
+    with pytest.raises(TypeError, match=r"act_at\(env, observation\)"):
+        agent.act(env.last()[0])
+
+
+def test_seconds_cap_the_search():
+    env = positions("seamless_v0", 4, seed=2)[0]
+    agent = ISMCTSAgent(env.describe(), 0, Budget(iterations=10**9, seconds=0.05))
+    policy = agent.policy(env)
+    assert sum(policy.values()) == pytest.approx(1.0)
+
+
+def test_arena_plays_a_search_agent_against_heuristics(tmp_path):
+    out = tmp_path / "arena.json"
+    agents = [f"ismcts:{SMALL}", "heuristic", "heuristic", "heuristic"]
+    command = ["arena", "--game", "seals_v0", "--agents", *agents, "--episodes", "1"]
+    assert main([*command, "--workers", "1", "--json", str(out)]) == 0
+    names = [entry["name"] for entry in json.loads(out.read_text())["agents"]]
+    assert f"ismcts:{SMALL}" in names
+
+
+@pytest.mark.slow
+def test_ismcts_beats_random_players_at_seals():
+    """At its default budget, alone against three random players, over 16 seat-rotated games."""
+    env = make("seals_v0")
+    wins = 0.0
+    for game in range(16):
+        seat = game % 4
+        agents = [make_agent("random", env.describe(), 100 + game * 4 + s) for s in range(4)]
+        agents[seat] = make_agent("ismcts", env.describe(), game)
+        env.reset(seed=game // 4)
+        for name, observation in decisions(env):
+            env.step(agents[env.possible_agents.index(name)].act_at(env, observation))
+        winners = env.game.winners(env.game_state)
+        wins += (seat in winners) / len(winners)
+    assert wins / 16 >= 0.6
