@@ -34,6 +34,7 @@ CHROMIUM_ARGS = [
 ]
 MAX_CLICKS = 400  # far above the longest of these short games
 SCREENSHOT_AT = 6  # the table is pictured after this many of the person's moves
+REPLAY_PICTURE = "seamless_v0"  # the game whose replay is pictured too (replay.png)
 # Short games: (players, options typed into the page); a person in seat 0, the game's
 # heuristic (or random) agents in the others.
 GAMES = {
@@ -131,7 +132,7 @@ def play_out(page: Any, game: str, pictures: Path) -> int:
     raise AssertionError(f"{game}: not over after {MAX_CLICKS} moves")
 
 
-def replay(page: Any, record: Path) -> None:
+def replay(page: Any, record: Path, picture: Path | None) -> None:
     """Open the record in the viewer and step it forward, back, and from a seat's view."""
     page.click("nav button[data-show='replay']")
     page.set_input_files("#record-file", str(record))
@@ -150,6 +151,9 @@ def replay(page: Any, record: Path) -> None:
     page.select_option("#replay-seat", "0")
     assert not titles.first.text_content().startswith("player_")  # seat 0's own view
     assert page.locator("#replay-groups .card").count() > 0
+    if picture is not None:
+        page.click("#replay-forward")
+        page.screenshot(path=str(picture), full_page=True)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -171,6 +175,6 @@ def test_a_whole_game_in_the_browser(browser, base_url, pictures, game, tmp_path
     record = tmp_path / "game.jsonl"
     download.value.save_as(record)
     assert record.read_text().count("\n") == 1
-    replay(page, record)
+    replay(page, record, pictures / "replay.png" if game == REPLAY_PICTURE else None)
     assert errors == []
     page.close()

@@ -288,7 +288,7 @@ function drawFrame(at) {
   const last = viewer.frames.length - 1;
   $("replay-position").textContent = `step ${viewer.at} of ${last}`;
   $("replay-move").textContent =
-    frame.move === null ? "the end of the game" : `next: player_${frame.seat} plays ${frame.move}`;
+    frame.move === null ? "the end of the game" : `next move: player_${frame.seat}: ${frame.move}`;
   const choice = $("replay-seat").value;
   if (choice === "table") {
     drawScores($("replay-scores"), frame.seats[0].scores, -1);
