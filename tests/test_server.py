@@ -23,6 +23,7 @@ from card_envs.registry import make
 from card_envs.server.app import MAX_BODY, create_app
 from card_envs.server.command import add_parser
 from card_envs.server.tables import TableError, TableStore, games
+from card_envs.server.views import seat_view
 
 # Short games: one per env, a person in seat 0 and agents elsewhere.
 SHORT = {
@@ -134,6 +135,52 @@ def test_round_ends_are_logged_with_the_scores_the_seat_sees(client):
         state = client.post(f"/api/tables/{table}/act", json={"seat": 0, "action": move}).json()
     entry = next(entry for entry in state["log"] if "round" in entry)
     assert entry["round"] == 1 and len(entry["scores"]) == 4 and sum(entry["scores"]) > 0
+
+
+def after_bar(line: str) -> list[str]:
+    """The cards after a line's last ``| `` (``-`` or a count of cards: none)."""
+    tail = line.rsplit("| ", 1)[1].split()
+    return [] if tail == ["-"] or "cards" in tail else tail
+
+
+def events_hand(line: str) -> list[str]:
+    """``hand: Violet, 2x Sunny`` as one name per card."""
+    cards = []
+    for item in line.split("hand: ", 1)[1].split(", "):
+        copies, _, name = item.partition("x ")
+        cards += [name] * int(copies) if copies.isdigit() else [item]
+    return [] if cards == ["-"] else cards
+
+
+# Seat 0's own cards as its text view lists them: (the group's title, the line's parser).
+TEXT_HAND = {
+    "seamless_v0": ("your hand", after_bar),
+    "seers_catalog_v0": ("your hand", after_bar),
+    "seals_v0": ("your hand", after_bar),
+    "unfortunate_events_v0": ("your hand", events_hand),
+    "sequitur_v0": ("rack: you", lambda line: line.split("rack ")[1].split(" |")[0].split()),
+}
+
+
+@pytest.mark.parametrize("game", sorted(TEXT_HAND))
+@pytest.mark.parametrize("cut", [0, 9, 40])
+def test_the_cards_drawn_are_the_ones_the_text_view_lists(game, cut):
+    """The view builder reads the observation's planes right: seat 0's cards, as labelled
+    chips, are the cards its ``render_seat`` line names (Sequitur's balls without points)."""
+    env = make(game)
+    env.reset(seed=cut)
+    rng = np.random.default_rng(cut)
+    for _ in range(cut):
+        if env.agents:
+            env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+    view = seat_view(env, 0)
+    title, parse = TEXT_HAND[game]
+    line = next(line for line in view["text"].splitlines() if line.startswith("player_0 "))
+    drawn = next((g["cards"] for g in view["groups"] if g["title"] == title), [])
+    listed = parse(line)
+    if game == "sequitur_v0":
+        listed = [ball.rstrip("0123456789") for ball in listed if ball != "-"]
+    assert sorted(card["label"] for card in drawn) == sorted(listed)
 
 
 # -- nothing a seat may not know -----------------------------------------------------------------
