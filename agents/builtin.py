@@ -70,7 +70,9 @@ def make_search(kind: str, info: EnvInfo, seed: int | None = None) -> SearchAgen
     cls = SEARCH_KINDS.get(name)
     if cls is None or (options and "=" not in options):
         return None
-    return cls(info, seed, parse_budget(options, cls.default_budget(info)))
+    budget = parse_budget(options, cls.default_budget(info))
+    guide = make_builtin("heuristic", info, seed) if budget.rollout == "heuristic" else None
+    return cls(info, seed, budget, guide)
 
 
 def make_builtin(kind: str, info: EnvInfo, seed: int | None = None) -> Agent | None:

@@ -75,6 +75,24 @@ def test_search_does_not_peek_at_hidden_cards(name, num_players, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", ["seamless_v0", "sequitur_v0"])
+def test_heuristic_rollouts_play_legal_moves(name, kind):
+    env = make(name)
+    budget = "iterations=4,horizon=round,depth=12,rollout=heuristic"
+    agent = make_agent(f"{kind}:{budget}", env.describe(), 1)
+    assert agent.rollout_agent is not None
+    env.reset(seed=2)
+    for step, (_, observation) in enumerate(decisions(env)):
+        action = agent.act_at(env, observation)
+        assert observation["action_mask"][action] == 1
+        env.step(action)
+        if step == 10:
+            break
+    with pytest.raises(ValueError, match="needs the game's heuristic"):
+        ISMCTSAgent(env.describe(), 0, Budget(rollout="heuristic"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_search_is_deterministic_with_a_seed(kind):
     def play(seed: int) -> list[int]:
         env = make("seals_v0", num_players=3)
@@ -150,6 +168,7 @@ def test_budget_is_given_in_the_kind():
         ("ismcts:speed=3", "must be name=value with name one of"),
         ("pimc:seconds=fast", "seconds must be a number"),
         ("ismcts:horizon=trick", "horizon must be one of game, round"),
+        ("ismcts:rollout=greedy", "rollout must be one of random, heuristic"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_agent(bad, info, 0)

@@ -14,9 +14,11 @@ import numpy as np
 from card_envs.agents.base import Agent
 from card_envs.agents.search.values import values
 from card_envs.core.env import CardEnv, EnvInfo
-from card_envs.core.game import Game
+from card_envs.core.game import Encoding, Game
 
 HORIZONS = ("game", "round")
+ROLLOUTS = ("random", "heuristic")
+TEXT_OPTIONS = ("horizon", "rollout")
 
 
 @dataclass(frozen=True)
@@ -25,13 +27,15 @@ class Budget:
     most ``seconds`` if given (a time cap makes play depend on the machine's speed). A playout
     runs to the end of the game (``horizon="game"``) or until a score changes, i.e. the round
     is scored (``"round"``), and at most ``depth`` moves (0: no cap); the position it stops
-    in is valued by :func:`~card_envs.agents.search.values.values`. ``c`` is the UCT
-    exploration constant (IS-MCTS only)."""
+    in is valued by :func:`~card_envs.agents.search.values.values`. Its moves are uniformly
+    random (``rollout="random"``) or the game's heuristic's for every seat (``"heuristic"``,
+    slower per move). ``c`` is the UCT exploration constant (IS-MCTS only)."""
 
     iterations: int = 200
     seconds: float | None = None
     horizon: str = "game"
     depth: int = 0
+    rollout: str = "random"
     c: float = 0.7
 
     def __post_init__(self) -> None:
@@ -41,6 +45,8 @@ class Budget:
             raise ValueError(f"seconds must be > 0, got {self.seconds}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, got {self.horizon!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
         if self.depth < 0:
             raise ValueError(f"depth must be >= 0 (0: play to the end), got {self.depth}")
         if self.c < 0:
@@ -60,7 +66,7 @@ def parse_budget(text: str, default: Budget) -> Budget:
                 f"search option {item!r} must be name=value with name one of "
                 f"{', '.join(types)}, e.g. 'ismcts:iterations=800'"
             )
-        if name == "horizon":
+        if name in TEXT_OPTIONS:
             changes[name] = value
             continue
         try:
@@ -77,9 +83,22 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, info: EnvInfo, seed: int | None = None, budget: Budget | None = None):
+    def __init__(
+        self,
+        info: EnvInfo,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        rollout_agent: Agent | None = None,
+    ):
         super().__init__(info, seed)
         self.budget = budget or self.default_budget(info)
+        if self.budget.rollout == "heuristic" and rollout_agent is None:
+            raise ValueError(
+                "rollout='heuristic' needs the game's heuristic as rollout_agent; "
+                "make_agent('ismcts:rollout=heuristic', info, seed) passes it"
+            )
+        self.rollout_agent = rollout_agent
+        self._encoding: Encoding | None = None
         self._seed_rollouts()
 
     @classmethod
@@ -93,8 +112,10 @@ class SearchAgent(Agent):
             self._seed_rollouts()
 
     def _seed_rollouts(self) -> None:
-        """The rollouts' own fast generator, drawn from the agent's seeded one."""
+        """The rollouts' own generator and rollout agent, seeded from the agent's generator."""
         self.playout_rng = random.Random(int(self.rng.integers(2**63)))
+        if self.rollout_agent is not None:
+            self.rollout_agent.reset(int(self.rng.integers(2**63)))
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         raise TypeError(
@@ -111,6 +132,7 @@ class SearchAgent(Agent):
         (visit or vote shares, summing to 1): what the agent plays from and what a student can
         be distilled towards."""
         game, state = env.unwrapped.game, env.unwrapped.game_state
+        self._encoding = env.unwrapped.encoding
         legal = game.legal_actions(state)
         if not legal:
             raise RuntimeError("no decision to make: the game is over; call reset()")
@@ -137,11 +159,20 @@ class SearchAgent(Agent):
         rng, chance = self.playout_rng, self.rng
         depth = self.budget.depth or game.max_steps
         start = list(game.scores(state)) if self.budget.horizon == "round" else None
+        guide, encoding = self.rollout_agent, self._encoding
         for _ in range(depth):
             if game.is_over(state) or game.is_truncated(state):
                 break
-            legal = game.legal_actions(state)
-            game.apply(state, legal[int(rng.random() * len(legal))], chance)
+            if guide is not None and encoding is not None:
+                seat = game.current_player(state)
+                seen = {
+                    "observation": encoding.observe(state, seat),
+                    "action_mask": game.legal_mask(state),
+                }
+                game.apply(state, guide.act(seen), chance)
+            else:
+                legal = game.legal_actions(state)
+                game.apply(state, legal[int(rng.random() * len(legal))], chance)
             if start is not None and list(game.scores(state)) != start:
                 break
         return values(game, state)
