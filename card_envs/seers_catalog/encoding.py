@@ -7,6 +7,8 @@ with counts, since the wilds are identical.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from card_envs.core.game import SparseEncoding
@@ -24,6 +26,7 @@ from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 from card_envs.seers_catalog.rules.state import SeersCatalogState
 
 MAX_RANK = CROWN_VALUE + 0.5
+ASIDE_CACHE_LIMIT = 4096
 
 
 class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
@@ -103,6 +106,17 @@ class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
     def __init__(self, game: SeersCatalogGame):
         super().__init__(game)
         self._tables()
+        self._aside_cache: dict[tuple[int, ...], list[int]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the aside cache: a copy (a search agent's, a pickle) starts its own."""
+        state = super().__getstate__()
+        del state["_aside_cache"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._aside_cache = {}
 
     def _tables(self) -> None:
         """Flat indices precomputed per card code and per observer seat, so that building an
@@ -184,6 +198,17 @@ class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
         index = np.flatnonzero(flat)
         return index.tolist(), flat[index].tolist()
 
+    def _aside_slots(self, aside: list[int]) -> list[int]:
+        """The aside's flat indices, the same for every seat and kept by its cards: the pile
+        grows only between tricks, while every step observes it."""
+        key = tuple(aside)
+        slots = self._aside_cache.get(key)
+        if slots is None:
+            if len(self._aside_cache) > ASIDE_CACHE_LIMIT:
+                self._aside_cache.clear()
+            slots = self._aside_cache[key] = list(map(self._aside.__getitem__, aside))
+        return slots
+
     def _counted(self, state: SeersCatalogState, seat: int) -> list[int]:
         """The flat index of every count and one-hot entry, once per card (wilds repeat)."""
         hands = state.hands
@@ -197,7 +222,7 @@ class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
                 for card in meld.cards:
                     index += pairs[card]
                 index.append(melds[meld.seat])
-        index += map(self._aside.__getitem__, state.aside)
+        index += self._aside_slots(state.aside)
         if state.artifacts_played:
             row = self._artifacts[seat]
             index += [row[p] + code for p, code in state.artifacts_played]

@@ -29,13 +29,18 @@ from card_envs.seers_catalog.rules.cards import (
     ARTIFACTS,
     ARTIFACTS_PER_SEER,
     BONUS_LIMIT,
+    CAULDRON,
+    CROWN,
     DECKS,
     GIFT,
     GO_FIRST,
+    HALF_MOON,
     KIND,
     LENS,
     MAX_VALUE,
+    MIN_VALUE,
     NUM_CODES,
+    NUM_VALUES,
     ROD,
     WILD,
     WILD_BASE,
@@ -44,12 +49,14 @@ from card_envs.seers_catalog.rules.cards import (
     score_value,
 )
 from card_envs.seers_catalog.rules.melds import (
+    CROWN_VALUE,
+    K_CROWN,
+    MATCH,
     Finish,
     Key,
     classify,
     completable,
     contenders,
-    first_kinds,
     joiners,
     legal_plays,
     meld_key,
@@ -67,12 +74,14 @@ DEAL = "deal"  # the chance event: one round's hands, seat 0 first (cards in non
 
 class Moves:
     """The legal build steps for one hand and table: the next actions after each prefix of
-    kinds, worked out on first use (most turns only ever ask for the first step)."""
+    kinds, and their mask, worked out on first use (most turns only ever ask for the first
+    step)."""
 
     def __init__(self, plays: dict[tuple[int, ...], set], actions: ActionSpec):
         self.plays = plays
         self.actions = actions
         self.steps: dict[tuple[int, ...], list[int]] = {}
+        self.masks: dict[tuple[int, ...], bytes] = {}
 
     def after(self, prefix: tuple[int, ...]) -> list[int]:
         steps = self.steps.get(prefix)
@@ -87,6 +96,42 @@ class Moves:
                         found.update(encode(*finish_action(f)) for f in finishes)
             steps = self.steps[prefix] = sorted(found)
         return steps
+
+    def mask_after(self, prefix: tuple[int, ...]) -> bytes:
+        """:meth:`after` as mask bytes, kept: a build step's mask is then one copy."""
+        mask = self.masks.get(prefix)
+        if mask is None:
+            buffer = bytearray(self.actions.size)
+            for action in self.after(prefix):
+                buffer[action] = 1
+            mask = self.masks[prefix] = bytes(buffer)
+        return mask
+
+
+def start_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
+    """The kinds that can start (be the lowest kind of) a legal meld from ``hand`` (codes),
+    when that is quick to know without enumerating: leading (every suited card, a wild, Go
+    First and Crown lead alone; no meld has a modifier, Echo or Stone as its lowest kind) and
+    following a Single (a card starts a winning single iff it beats the top, with Cauldron and
+    Half Moon at best). ``None`` otherwise. Read from codes: a suited code is its kind."""
+    wild = not _WILD_CODES.isdisjoint(hand)
+    if top is None:
+        found = sorted([c for c in hand if c < WILD_BASE])
+        found += [WILD] * wild + [KIND[c] for c in _LEAD_ARTIFACTS if c in hand]
+        return found
+    if top[:2] != (MATCH, 1):
+        return None
+    least = (top[2] - (HALF_MOON in hand)) // 2 + 1  # the least value that beats it
+    if least > MAX_VALUE:
+        return [K_CROWN] if CROWN in hand and least <= CROWN_VALUE else []
+    low = least - MIN_VALUE - (CAULDRON in hand)  # the least value index (code % 12) that does
+    found = sorted([c for c in hand if c < WILD_BASE and c % NUM_VALUES >= low])
+    found += [WILD] * wild + [K_CROWN] * (CROWN in hand)
+    return found
+
+
+_WILD_CODES = frozenset(range(WILD_BASE, ARTIFACT_BASE))
+_LEAD_ARTIFACTS = (GO_FIRST, CROWN)  # ascending, as their kinds are
 
 
 def bits(codes: Sequence[int]) -> int:
@@ -153,6 +198,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         )
         self._actions = action_spec(self.num_players)
         self._cache: dict[tuple, Moves] = {}
+        self._building: dict[tuple, Moves] = {}  # by (hand codes, top, first kind): see _built
 
     @property
     def actions(self) -> ActionSpec:
@@ -345,7 +391,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         if top is not None and top[1] > 1:
             key = (contenders(hand, top), top, None)
         else:
-            assert first is not None  # first_kinds leaves it None only after a Set or Run of 2+
+            assert first is not None  # start_kinds leaves it None only after a Set or Run of 2+
             key = (joiners(hand, first, top), top, first)
         moves = self._cache.get(key)
         if moves is None:
@@ -356,24 +402,37 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             moves = self._cache[key] = Moves(plays, self._actions)
         return moves
 
-    def _first_steps(self, hand: tuple[int, ...], top: Key | None) -> list[int]:
-        """The ``add`` actions that can start a meld (see :func:`first_kinds`)."""
-        kinds = first_kinds(hand, top)
+    def _first_steps(self, hand: list[int], top: Key | None) -> list[int]:
+        """The ``add`` actions that can start a meld: from the codes when that is quick to
+        know (see :func:`start_kinds`), else from the legal melds."""
+        kinds = start_kinds(hand, top)
         if kinds is None:
-            return self._moves(hand, top, None).after(())
+            return self._moves(tuple(map(KIND.__getitem__, hand)), top, None).after(())
         add = self._actions.start["add"]
         return [add + ADD_INDEX[k] for k in kinds]
+
+    def _built(self, state: SeersCatalogState, top: Key | None) -> Moves:
+        """The build steps of the meld in progress, looked up by the hand's codes: they stay
+        the same for the whole build, so each step after the first skips the kinds and key."""
+        hand = state.hands[state.turn]
+        first = KIND[state.pending[0]]
+        key = (tuple(hand), top, first)
+        moves = self._building.get(key)
+        if moves is None:
+            if len(self._building) > CACHE_LIMIT:
+                self._building.clear()
+            kinds = tuple(map(KIND.__getitem__, hand))
+            moves = self._building[key] = self._moves(kinds, top, first)
+        return moves
 
     def legal_actions(self, state: SeersCatalogState) -> list[int]:
         if state.over:
             return []
         top = state.table[-1].key if state.table else None
-        kinds = tuple(map(KIND.__getitem__, state.hands[state.turn]))
         if state.pending:
-            prefix = tuple(map(KIND.__getitem__, state.pending))
-            return self._moves(kinds, top, prefix[0]).after(prefix)
+            return self._built(state, top).after(tuple(map(KIND.__getitem__, state.pending)))
         hand = state.hands[state.turn]
-        starts = self._first_steps(kinds, top)
+        starts = self._first_steps(hand, top)
         rod = ROD in hand and bool(state.table)
         can_play = bool(starts) or rod or GIFT in hand
         bonus = len(hand) <= BONUS_LIMIT
@@ -393,11 +452,16 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         return actions
 
     def legal_mask(self, state: SeersCatalogState) -> np.ndarray:
-        """As the base's, filled through a ``bytearray``: cheaper than numpy's fancy indexing
-        for a few dozen ids, at every step."""
-        mask = bytearray(self._actions.size)
-        for action in self.legal_actions(state):
-            mask[action] = 1
+        """As the base's, filled through a ``bytearray`` (cheaper than numpy's fancy indexing
+        for a few dozen ids, at every step); a build step copies its kept mask."""
+        if state.pending and not state.over:
+            top = state.table[-1].key if state.table else None
+            prefix = tuple(map(KIND.__getitem__, state.pending))
+            mask = bytearray(self._built(state, top).mask_after(prefix))
+        else:
+            mask = bytearray(self._actions.size)
+            for action in self.legal_actions(state):
+                mask[action] = 1
         return np.frombuffer(mask, np.int8)
 
     def rule_violation(self, state: SeersCatalogState, block: str, index: int) -> str | None:

@@ -124,28 +124,6 @@ def contenders(hand: Sequence[int], top: Key) -> tuple[int, ...]:
     return tuple([k for k in hand if k in keep or (k < WILD and k % NUM_VALUES + MIN_VALUE >= low)])
 
 
-def first_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
-    """The kinds that can start (be the lowest kind of) a legal meld, when that is quick to
-    know without enumerating: leading (every suited card, a wild, Go First and Crown lead
-    alone; no meld has a modifier, Echo or Stone as its lowest kind) and following a Single
-    (a card starts a winning single iff it beats the top, with Cauldron and Half Moon at
-    best). ``None`` otherwise."""
-    if top is None:
-        return sorted({k for k in hand if k <= WILD or k in (K_GO_FIRST, K_CROWN)})
-    if top[:2] != (MATCH, 1):
-        return None
-    up = K_CAULDRON in hand
-    least = (top[2] - (K_HALF in hand)) // 2 + 1  # the least value that beats it
-    found = [k for k in hand if k < WILD and k % NUM_VALUES + MIN_VALUE + up >= least]
-    if least > MAX_VALUE:
-        found = []
-    if WILD in hand and least <= MAX_VALUE:
-        found.append(WILD)
-    if K_CROWN in hand and least <= CROWN_VALUE:
-        found.append(K_CROWN)
-    return sorted(found)
-
-
 class _Generator:
     """Enumerates melds per type, keeping those that beat the table."""
 
