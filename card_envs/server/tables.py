@@ -99,7 +99,6 @@ class Table:
     seats: list[str]
     agents: dict[int, Agent]
     seed: int
-    options: dict[str, Any]
     used: float
     actions: list[int] = field(default_factory=list)
     logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
@@ -262,7 +261,7 @@ def new_table(body: Any, now: float) -> Table:
         }
     except ValueError as error:  # an agent that cannot play these options (a trained size)
         raise TableError(400, str(error)) from None
-    return Table(env, list(seats), agents, seed, options, now)
+    return Table(env, list(seats), agents, seed, now)
 
 
 class TableStore:
@@ -289,10 +288,13 @@ class TableStore:
         if len(self.tables) >= self.max_tables:
             raise TableError(429, f"{self.max_tables} tables are open: try again when one expires")
         table = new_table(body, self.clock())
-        try:
-            table.start(deal)
-        except (ValueError, TypeError) as error:
-            raise TableError(400, f"deal: {error}") from None
+        if deal is None:
+            table.start()
+        else:
+            try:
+                table.start(deal)
+            except (ValueError, TypeError) as error:  # the deal's checks say what was wrong
+                raise TableError(400, f"deal: {error}") from None
         table_id = secrets.token_urlsafe(16)
         self.tables[table_id] = table
         return table_id
