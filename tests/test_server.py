@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # Starlette 1.7 suggests httpx2; it supports an
 from card_envs.records import validate_record
 from card_envs.registry import make
 from card_envs.server.app import MAX_BODY, create_app
-from card_envs.server.command import add_parser
+from card_envs.server.command import LOOPBACK_NAMES, add_parser
 from card_envs.server.tables import TableError, TableStore, games
 from card_envs.server.views import seat_view
 
@@ -434,6 +434,14 @@ def test_ids_are_unguessable_and_the_server_binds_to_this_machine():
     add_parser(parser.add_subparsers())
     args = parser.parse_args(["serve"])
     assert args.host == "127.0.0.1"
+
+
+def test_on_a_loopback_address_only_requests_to_this_machine_are_answered():
+    """``card-envs serve`` on 127.0.0.1 refuses other Host names (DNS rebinding)."""
+    client = TestClient(create_app(TableStore(), allowed_hosts=LOOPBACK_NAMES))
+    assert client.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+    assert client.get("/api/games", headers={"host": "localhost:8000"}).status_code == 200
+    assert client.get("/api/games", headers={"host": "rebound.example:8000"}).status_code == 400
 
 
 def test_idle_tables_expire_and_their_number_is_bounded():

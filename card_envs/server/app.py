@@ -9,13 +9,15 @@ Every refusal is a 4xx with ``{"error": message}`` and changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import wraps
 from importlib.resources import files
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -84,8 +86,9 @@ async def http_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": error.detail}, status_code=error.status_code)
 
 
-def create_app(store: TableStore | None = None) -> Starlette:
-    """The app over ``store`` (a fresh one by default; tests inject one with a clock)."""
+def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = ("*",)) -> Starlette:
+    """The app over ``store`` (a fresh one by default; tests inject one with a clock),
+    answering only requests whose Host header is one of ``allowed_hosts``."""
     tables = store if store is not None else TableStore()
 
     async def list_games(request: Request) -> Response:
@@ -139,4 +142,7 @@ def create_app(store: TableStore | None = None) -> Starlette:
         Route("/api/replay", replay_record, methods=["POST"]),
         Mount("/", static),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    hosts = Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    return Starlette(
+        routes=routes, middleware=[hosts], exception_handlers={HTTPException: http_error}
+    )

@@ -7,6 +7,9 @@ from typing import Any
 
 from card_envs.server.tables import MAX_TABLES, TTL_SECONDS, TableStore
 
+# Served on a loopback address, the app answers only requests addressed to this machine by name,
+# so a web page elsewhere cannot reach it through a DNS name it rebinds to 127.0.0.1.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 DESCRIPTION = (
     "Play the agents in the browser and watch recorded games: a local web app (the table, a "
     "replay viewer and a JSON API). It listens on 127.0.0.1 only unless --host says otherwise. "
@@ -20,8 +23,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from card_envs.server.app import create_app
 
     store = TableStore(ttl=args.ttl, max_tables=args.max_tables)
+    hosts = LOOPBACK_NAMES if args.host in LOOPBACK_NAMES else ("*",)
     print(f"card-envs serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    uvicorn.run(create_app(store), host=args.host, port=args.port, log_level="warning")
+    app = create_app(store, allowed_hosts=hosts)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 
