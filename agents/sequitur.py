@@ -10,10 +10,13 @@ most points first (never passing: a claim only gains points).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
+from card_envs.sequitur.encoding import BALL_KINDS
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.actions import INSIDE_SPOTS
 from card_envs.sequitur.rules.cards import LETTER_POINTS, MAX_RACK
@@ -26,13 +29,26 @@ from card_envs.sequitur.rules.state import (
     Q_MODE,
     SPELL_KEEP,
 )
-from card_envs.sequitur.rules.words import MAX_SLOTS, Q_QU, Q, find_spellings, read_word
+from card_envs.sequitur.rules.words import (
+    ALPHABET,
+    MAX_SLOTS,
+    NO_CHOICE,
+    Q_QU,
+    Q,
+    find_spellings,
+    read_word,
+)
 
 SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
 MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
+CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache is cleared
 
+PLAIN = (NO_CHOICE, NO_CHOICE)  # the one choice of a spelling without the blank or the Q ball
+POINTS = LETTER_POINTS.__getitem__
+GOAL_PIECES = ("secret", "public", "face_down")  # the goals my word could earn
 Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
+Spelled = tuple[int, int, int, str, int]  # spelling key, blank letter, Q mode, word, word score
 
 
 class HeuristicAgent(Agent):
@@ -45,19 +61,31 @@ class HeuristicAgent(Agent):
         self.actions = game.actions
         self._met: dict[tuple[str, int], bool] = {}
         self._plan: Plan | None = None
+        # Racks repeat across decisions (a card move is weighed again as the next rack), so the
+        # words of a rack and the plan of a rack for some goals are cached.
+        self._spelled: dict[tuple[int, ...], list[Spelled]] = {}
+        self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
+        at = info.obs_spec.offsets
+        self._decision = slice(at["decision"], at["round"])
+        self._rack = slice(at["racks"], at["racks"] + MAX_RACK * BALL_KINDS)
+        self._ball = slice(at["ball"], at["drawn"])
+        self._goals = [slice(at[piece], at[piece] + len(self.goals)) for piece in GOAL_PIECES]
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
-        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
-        views = self.views(observation)
-        decision = int(np.argmax(views["decision"]))
-        rack = [int(np.argmax(slot)) for slot in views["racks"][0] if slot.any()]
-        targets = self._targets(views)
+        """Read the few pieces every decision needs from the flat vector (named views of all
+        of it only for the decisions that need more)."""
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        vector = observation["observation"]
+        decision = int(np.argmax(vector[self._decision]))
+        rack = (np.flatnonzero(vector[self._rack]) % BALL_KINDS).tolist()  # one-hot slots
+        secret, public, face_down = (vector[piece] for piece in self._goals)
+        targets = np.flatnonzero(secret + public + face_down).tolist()
         if decision == COLOUR:
-            return self._colour(views, rack, legal)
+            return self._colour(self.views(observation), rack, legal)
         if decision == KEEP:
-            return self._keep(views, rack, legal)
+            return self._keep(self.views(observation), rack, legal)
         if decision == PLACE:
-            ball = int(np.argmax(views["ball"]))
+            ball = int(np.argmax(vector[self._ball]))
             racks = [[ball, *rack], [*rack, ball]]
             values = [self._best(r, targets)[0] for r in racks]
             return self.actions.encode("place", int(np.argmax(values)))
@@ -66,15 +94,12 @@ class HeuristicAgent(Agent):
         if decision in (BLANK_LETTER, Q_MODE):
             return self._sub_choice(decision, legal)
         if decision == CLAIM_GOAL:
+            views = self.views(observation)
             claims = [a for a in legal if self.actions.decode(a)[0] == "claim"]
             return max(claims, key=lambda a: self._claim_value(views, self.actions.decode(a)[1]))
         return self._card(rack, targets, legal)
 
     # -- values -------------------------------------------------------------------------------
-    def _targets(self, views: dict[str, np.ndarray]) -> list[int]:
-        """Goals my word could earn: secret, face-up public, my face-down public goal."""
-        mine = views["secret"] + views["public"] + views["face_down"]
-        return [int(g) for g in np.flatnonzero(mine)]
 
     def _meets(self, word: str, goal: int) -> bool:
         key = (word, goal)
@@ -85,28 +110,53 @@ class HeuristicAgent(Agent):
             met = self._met[key] = self.goals[goal].met_by(word, self.dictionary)
         return met
 
-    def _words(self, rack: list[int]):
-        """(key, blank, Q mode, word, word score) of every word the rack spells."""
+    def _words(self, rack: list[int]) -> list[Spelled]:
+        """(key, blank, Q mode, word, word score) of every word the rack spells, in the order
+        of :func:`find_spellings` (cached by rack)."""
+        letters = tuple(rack)
+        spelled = self._spelled.get(letters)
+        if spelled is None:
+            if len(self._spelled) > CACHE_LIMIT:
+                self._spelled.clear()
+            spelled = self._spelled[letters] = list(self._spellings(rack))
+        return spelled
+
+    def _spellings(self, rack: list[int]) -> Iterator[Spelled]:
+        """As :meth:`_words` says; a word of plain letters (its only choice ``PLAIN``) is read
+        and scored without the blank's and the Q's cases."""
         for key, options in find_spellings(tuple(rack), self.dictionary).items():
             direction, bits = divmod(key, 1 << MAX_SLOTS)
-            codes = [rack[s] for s in range(len(rack)) if bits >> s & 1]
-            codes = codes[::-1] if direction else codes
+            codes = [code for slot, code in enumerate(rack) if bits >> slot & 1]
+            if direction:
+                codes.reverse()
+            if options[0] == PLAIN:
+                word = "".join([ALPHABET[code] for code in codes])
+                yield key, NO_CHOICE, NO_CHOICE, word, len(word) + sum(map(POINTS, codes))
+                continue
             for blank, q_mode in options:
                 word = read_word(codes, blank, q_mode)
                 points = sum(LETTER_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
                 yield key, blank, q_mode, word, len(word) + points
 
     def _best(self, rack: list[int], targets: list[int]) -> Plan:
-        """The rack's value and the spelling that earns it."""
+        """The rack's value and the spelling that earns it (cached by rack and goals)."""
+        cache_key = (tuple(rack), tuple(targets))
+        plan = self._plans.get(cache_key)
+        if plan is None:
+            if len(self._plans) > CACHE_LIMIT:
+                self._plans.clear()
+            plan = self._plans[cache_key] = self._best_of(self._words(rack), targets)
+        return plan
+
+    def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
+        """The first spelling of the highest value, plus a little for the number of them."""
         best: Plan = (-1.0, -1, -1, -1)
-        count = 0
-        for key, blank, q_mode, word, score in self._words(rack):
-            count += 1
+        for key, blank, q_mode, word, score in spelled:
             value = SCORE_WEIGHT * score
             value += sum(self.goals[g].points for g in targets if self._meets(word, g))
             if value > best[0]:
                 best = (value, key, blank, q_mode)
-        return (best[0] + BREADTH_WEIGHT * count, *best[1:])
+        return (best[0] + BREADTH_WEIGHT * len(spelled), *best[1:])
 
     def _met_share(self, rack: list[int], goals: list[int]) -> float:
         """Share of ``goals`` that some word of the rack meets."""

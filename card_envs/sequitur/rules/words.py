@@ -41,10 +41,10 @@ MAX_DEPTH = 1 << 30  # "no word end below" in the tree's shortest-completion tab
 class Dictionary:
     """A fixed word set, its letter tree (for pruned search) and anagram classes.
 
-    The tree is stored flat for speed: node ids are ints (0 the root), ``edges[node * 32 +
-    letter]`` is the child node and ``ends`` holds the nodes where a word ends. For pruning a
-    search, ``kids[node]`` is the bit set of its children's letters and ``shortest[node]`` the
-    fewest letters from it to a word end below it.
+    The tree is stored flat for speed: node ids are ints (0 the root) and ``steps[node * 32 +
+    letter]`` is everything a search needs on entering that child, in one lookup: its node id,
+    whether a word ends there, the bit set of its own children's letters and the fewest letters
+    from it to a word end below it. ``root_kids`` is the root's bit set of children's letters.
     """
 
     def __init__(self, words: Iterable[str]):
@@ -54,7 +54,7 @@ class Dictionary:
         )
         if not self.words:
             raise ValueError("the dictionary has no words of at least 3 letters a-z")
-        self.edges: dict[int, int] = {}
+        edges: dict[int, int] = {}
         ends = set()
         shortest: dict[int, int] = {}  # node -> fewest letters to a word end below it
         for word in self.words:
@@ -63,13 +63,16 @@ class Dictionary:
                 if shortest.get(node, MAX_DEPTH) > len(word) - depth:
                     shortest[node] = len(word) - depth
                 key = node * TREE_WIDTH + ord(ch) - ORD_A
-                node = self.edges.setdefault(key, len(self.edges) + 1)
+                node = edges.setdefault(key, len(edges) + 1)
             ends.add(node)
-        self.ends = frozenset(ends)
-        self.kids = [0] * (len(self.edges) + 1)
-        for key in self.edges:
-            self.kids[key // TREE_WIDTH] |= 1 << key % TREE_WIDTH
-        self.shortest = [shortest.get(node, MAX_DEPTH) for node in range(len(self.kids))]
+        kids = [0] * (len(edges) + 1)
+        for key in edges:
+            kids[key // TREE_WIDTH] |= 1 << key % TREE_WIDTH
+        self.root_kids = kids[0]
+        self.steps = {
+            key: (node, node in ends, kids[node], shortest.get(node, MAX_DEPTH))
+            for key, node in edges.items()
+        }
         self._anagrams = Counter("".join(sorted(w)) for w in self.words)
 
     def __contains__(self, word: object) -> bool:
@@ -139,57 +142,52 @@ def find_spellings(
     dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
     of a game's rules, hence flat tuples per position and bit sets: a child is entered only if
     one of its letters is still ahead in the rack (``after``: all letters once a blank is ahead)
-    and a word can end below it within the positions left.
+    and a word can end below it within the positions left; one ``steps`` lookup per child.
     """
-    edges, ends, kids, shortest = (
-        dictionary.edges,
-        dictionary.ends,
-        dictionary.kids,
-        dictionary.shortest,
-    )
+    steps = dictionary.steps
     found: dict[int, list[tuple[int, int]]] = {}
     n = len(rack)
     tails: list[list[tuple[int, int, int, int, int]]] = []
 
-    def walk(start: int, node: int, mask: int, blank: int, q_mode: int) -> None:
-        """Every word through ``node`` that goes on with the balls at positions ``start..``."""
-        base, letters = node * TREE_WIDTH, kids[node]
+    def walk(start: int, node: int, letters: int, mask: int, blank: int, q_mode: int) -> None:
+        """Every word through ``node`` (children ``letters``) that goes on with the balls at
+        positions ``start..``."""
+        base = node * TREE_WIDTH
         for k, code, bit, after, left in tails[start]:
             if letters >> code & 1:
-                child = edges[base + code]
-                if child in ends:
+                child, end, kids, short = steps[base + code]
+                if end:
                     found.setdefault(mask | bit, []).append((blank, q_mode))
-                if kids[child] & after and shortest[child] < left:
-                    walk(k + 1, child, mask | bit, blank, q_mode)
+                if kids & after and short < left:
+                    walk(k + 1, child, kids, mask | bit, blank, q_mode)
             elif code > Z:
-                special(k, code, node, mask | bit, blank, q_mode)
+                special(k, code, base, letters, mask | bit, blank, q_mode)
 
-    def special(k: int, code: int, node: int, mask: int, blank: int, q_mode: int) -> None:
+    def special(k: int, code: int, base: int, letters: int, mask: int, blank: int, q_mode: int):
         """The blank at position ``k`` (each child letter) or the Q ball (as q, then qu)."""
-        base, letters = node * TREE_WIDTH, kids[node]
+        after, left = tails[k][0][3], n - k
         if code == BLANK:
-            after, left = tails[k][0][3], n - k
             while letters:  # each child letter, in alphabetical order
                 low = letters & -letters
                 letters ^= low
                 letter = low.bit_length() - 1
-                child = edges[base + letter]
-                if child in ends:
+                child, end, kids, short = steps[base + letter]
+                if end:
                     found.setdefault(mask, []).append((letter, q_mode))
-                if kids[child] & after and shortest[child] < left:
-                    walk(k + 1, child, mask, letter, q_mode)
+                if kids & after and short < left:
+                    walk(k + 1, child, kids, mask, letter, q_mode)
         elif letters >> Q & 1:
-            child = edges[base + Q]
-            enter(k, child, mask, blank, Q_PLAIN)
-            if kids[child] >> U & 1:
-                enter(k, edges[child * TREE_WIDTH + U], mask, blank, Q_QU)
-
-    def enter(k: int, child: int, mask: int, blank: int, q_mode: int) -> None:
-        """Record a word ending at ``child`` (reached at position ``k``) and walk on from it."""
-        if child in ends:
-            found.setdefault(mask, []).append((blank, q_mode))
-        if kids[child] & tails[k][0][3] and shortest[child] < n - k:
-            walk(k + 1, child, mask, blank, q_mode)
+            q_child, end, kids, short = steps[base + Q]
+            if end:
+                found.setdefault(mask, []).append((blank, Q_PLAIN))
+            if kids & after and short < left:
+                walk(k + 1, q_child, kids, mask, blank, Q_PLAIN)
+            if kids >> U & 1:
+                child, end, kids, short = steps[q_child * TREE_WIDTH + U]
+                if end:
+                    found.setdefault(mask, []).append((blank, Q_QU))
+                if kids & after and short < left:
+                    walk(k + 1, child, kids, mask, blank, Q_QU)
 
     for direction in (0, 1):
         slots = list(range(n)) if direction == 0 else list(range(n - 1, -1, -1))
@@ -199,5 +197,5 @@ def find_spellings(
             ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << rack[slots[k]])
         row = [(k, codes[k], 1 << slots[k], ahead[k + 1], n - k) for k in range(n)]
         tails[:] = [row[k:] for k in range(n + 1)]
-        walk(0, 0, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
+        walk(0, 0, dictionary.root_kids, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
