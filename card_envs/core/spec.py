@@ -74,6 +74,16 @@ class ObsSpec:
             for name, start, stop, shape in self._slices
         }
 
+    def seat_offsets(self, piece: str, seat: int, num_players: int) -> tuple[int, ...]:
+        """Where each absolute seat's entry of a per-seat ``piece`` (first axis: relative seats,
+        0 = the observer) starts when ``seat`` observes, ``p`` at ``(p - seat) % n``: tables
+        of these spare an encoding's hot path the seat arithmetic."""
+        size = next(p.size for p in self.pieces if p.name == piece)
+        stride = size // num_players
+        return tuple(
+            self.offsets[piece] + (p - seat) % num_players * stride for p in range(num_players)
+        )
+
     def markdown(self) -> str:
         """The observation table for the docs."""
         rows = ["| piece | shape | offset | range | meaning |", "|---|---|---|---|---|"]

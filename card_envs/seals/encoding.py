@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
+from functools import cached_property
 
-from card_envs.core.game import Encoding
+from card_envs.core.game import FlatEncoding
 from card_envs.core.spec import ObsSpec, Piece
 from card_envs.seals.rules.actions import ACTIONS
-from card_envs.seals.rules.cards import COIN, DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS, RED
+from card_envs.seals.rules.cards import DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS
 from card_envs.seals.rules.game import MAX_BLASONS, SealsGame
 from card_envs.seals.rules.series import NUM_SERIES, SERIES_SIZE
 from card_envs.seals.rules.state import REVEAL, ROUND_COUNTER, SealsState
 
 FACES = (NUM_COLOURS, NUM_SYMBOLS)  # a (colour, symbol) grid: red, yellow, green, blue, purple
 MOST_OF_A_FACE = 3  # the three red coins
-RED_COIN = RED * NUM_SYMBOLS + COIN  # their face
 MOST_SERIES = DECK_SIZE // SERIES_SIZE
 
 
-class SealsEncoding(Encoding[SealsState]):
+class SealsEncoding(FlatEncoding[SealsState]):
     game: SealsGame
 
     def build_spec(self) -> ObsSpec:
@@ -58,33 +58,79 @@ class SealsEncoding(Encoding[SealsState]):
             )
         return ObsSpec(pieces)
 
-    def encode(self, state: SealsState, seat: int, views: dict[str, np.ndarray]) -> None:
-        n = state.num_players
-        _count_faces(views["hand"].reshape(-1), state.hands[seat])
-        _count_faces(views["row"].reshape(-1), state.row)
-        views["pile_size"][0] = len(state.pile)
-        views["round_counter"][0] = state.counter
-        views["round"][state.round] = 1
-        seats = [(seat + rel) % n for rel in range(n)]  # relative order: me first
-        views["hand_sizes"][:] = [len(state.hands[p]) for p in seats]
-        views["blasons"][:] = [state.blasons[p] for p in seats]
-        views["in_round"][:] = [state.active[p] for p in seats]
-        views["first"][(self.game.first_seat(state) - seat) % n] = 1
-        views["to_act"][(state.player - seat) % n] = 1
+    def write(self, state: SealsState, seat: int, out: memoryview[float]) -> None:
+        """Flat indices read from tables made once (:meth:`_tables`), so the hot path does no
+        seat arithmetic and no piece lookups."""
+        t = self._tables[seat]
+        _count_faces(out, t.hand, state.hands[seat])
+        _count_faces(out, t.row, state.row)
+        out[t.pile_size] = float(len(state.pile))
+        out[t.round_counter] = float(state.counter)
+        out[t.round + state.round] = 1.0
+        for p, hand in enumerate(state.hands):
+            out[t.hand_sizes[p]] = float(len(hand))
+            out[t.blasons[p]] = float(state.blasons[p])
+            out[t.in_round[p]] = float(state.active[p])
+        out[t.first[self.game.first_seat(state)]] = 1.0
+        out[t.to_act[state.player]] = 1.0
         if state.phase == REVEAL:
-            views["revealing"][0] = 1
-            views["shown"][:] = state.revealed
-        if self.game.remember_takes:
-            taken = views["taken"]
-            for rel in range(1, n):
-                _count_faces(taken[rel - 1].reshape(-1), state.hands[(seat + rel) % n])
+            out[t.revealing] = 1.0
+            for i, count in enumerate(state.revealed, t.shown):
+                out[i] = float(count)
+        for p, start in t.taken:
+            _count_faces(out, start, state.hands[p])
+
+    @cached_property
+    def _tables(self) -> list[SeatTables]:
+        """For each observing seat, where every piece starts, and for the per-seat pieces where
+        each absolute seat's entry lies (``taken``: the other seats and their blocks)."""
+        n, spec = self.game.num_players, self.spec
+        at = spec.offsets
+        faces = NUM_COLOURS * NUM_SYMBOLS
+        return [
+            SeatTables(
+                hand=at["hand"],
+                row=at["row"],
+                hand_sizes=spec.seat_offsets("hand_sizes", seat, n),
+                pile_size=at["pile_size"],
+                blasons=spec.seat_offsets("blasons", seat, n),
+                round_counter=at["round_counter"],
+                round=at["round"],
+                in_round=spec.seat_offsets("in_round", seat, n),
+                first=spec.seat_offsets("first", seat, n),
+                to_act=spec.seat_offsets("to_act", seat, n),
+                revealing=at["revealing"],
+                shown=at["shown"],
+                taken=tuple(
+                    ((seat + rel) % n, at["taken"] + (rel - 1) * faces) for rel in range(1, n)
+                )
+                if self.game.remember_takes
+                else (),
+            )
+            for seat in range(n)
+        ]
 
 
-def _count_faces(flat: np.ndarray, cards: list[int]) -> None:
-    """Count ``cards`` by face into a zeroed ``flat``: one numpy write, as only the red coin
-    face has more than one card."""
-    faces = [FACE[c] for c in cards]
-    flat[faces] = 1
-    red_coins = faces.count(RED_COIN)
-    if red_coins > 1:
-        flat[RED_COIN] = red_coins
+@dataclass(frozen=True)
+class SeatTables:
+    """Flat indices for one observing seat (tuples by absolute seat for per-seat pieces)."""
+
+    hand: int
+    row: int
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    blasons: tuple[int, ...]
+    round_counter: int
+    round: int
+    in_round: tuple[int, ...]
+    first: tuple[int, ...]
+    to_act: tuple[int, ...]
+    revealing: int
+    shown: int
+    taken: tuple[tuple[int, int], ...]  # (absolute seat, start of its block) for the others
+
+
+def _count_faces(out: memoryview[float], start: int, cards: list[int]) -> None:
+    """Count ``cards`` by face into the zeroed face grid at ``start``."""
+    for card in cards:
+        out[start + FACE[card]] += 1.0

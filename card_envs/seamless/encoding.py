@@ -87,24 +87,21 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
     @cached_property
     def _tables(self) -> list[SeatTables]:
         """For each observing seat, where every piece starts, and for the per-seat pieces where
-        each absolute seat's entry lies (relative seat ``(p - seat) % n``)."""
-        n, at = self.game.num_players, self.spec.offsets
-
-        def by_seat(piece: str, seat: int, stride: int = 1) -> tuple[int, ...]:
-            return tuple(at[piece] + (p - seat) % n * stride for p in range(n))
-
+        each absolute seat's entry lies."""
+        n, spec = self.game.num_players, self.spec
+        at = spec.offsets
         return [
             SeatTables(
                 hand=at["hand"],
                 trump_suit=at["trump_suit"],
                 trump_card=at["trump_card"],
-                dealer=by_seat("dealer", seat),
-                trick=by_seat("trick", seat, DECK_SIZE),
-                leader=by_seat("leader", seat),
+                dealer=spec.seat_offsets("dealer", seat, n),
+                trick=spec.seat_offsets("trick", seat, n),
+                leader=spec.seat_offsets("leader", seat, n),
                 claiming=at["claiming"],
-                rows=by_seat("rows", seat, DECK_SIZE),
+                rows=spec.seat_offsets("rows", seat, n),
                 played=at["played"],
-                totals=by_seat("totals", seat),
+                totals=spec.seat_offsets("totals", seat, n),
                 round=at["round"],
                 trick_number=at["trick_number"],
             )
