@@ -10,6 +10,8 @@ Never observed: other hands beyond what is public, and the pile's order or conte
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 from card_envs.core.game import Encoding
@@ -49,9 +51,9 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
 
     def __init__(self, game: UnfortunateEventsGame):
         super().__init__(game)
-        n = game.num_players
-        # Relative row r of an observation by ``seat`` is absolute seat ``_orders[seat][r]``.
-        self._orders = [[(seat + r) % n for r in range(n)] for seat in range(n)]
+        # laid3 and laid4 in absolute seat order, and a copy of the laid sets they show.
+        self._laid: tuple[bytes, bytes] = (b"", b"")
+        self._laid_source: list[list[int]] | None = None
 
     def build_spec(self) -> ObsSpec:
         n, k = self.game.num_players, NUM_KINDS
@@ -130,8 +132,8 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
             offset += piece.size
 
     def observe(self, state: UnfortunateEventsState, seat: int) -> np.ndarray:
-        """Every value is a small count: ``bytes`` build the vector several times faster than
-        filling ~18 small views (only the turn and round counters can pass 255, with large
+        """Every value is a small count: a ``bytearray`` builds the vector several times faster
+        than filling ~18 small views (only the turn and round counters can pass 255, with large
         caps, and then go in separately)."""
         small = self.small_bytes(state, seat)
         if state.turns < _BYTE and state.round < _BYTE:
@@ -146,54 +148,96 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
         """The observation as a flat list, piece by piece in spec order."""
         return [*self.small_bytes(state, seat), state.turns, state.round]
 
-    def small_bytes(self, state: UnfortunateEventsState, seat: int) -> bytes:
-        """All pieces but ``turn`` and ``round`` (the only ones that can reach 256); the
-        mostly-zero ``laid3`` is a zeroed ``bytearray`` with the laid sets counted in."""
-        order = self._orders[seat]
-        out: list[int] = list(state.hands[seat])
-        phase = [0] * len(PHASE_NAMES)
-        phase[state.phase] = 1
-        out += phase
-        seen = state.seen[seat]
+    def small_bytes(self, state: UnfortunateEventsState, seat: int) -> bytearray:
+        """All pieces but ``turn`` and ``round`` (the only ones that can reach 256). The
+        per-seat pieces are built in absolute seat order and rotated to the observer (row ``r``
+        is seat ``seat + r``); ``laid3`` and ``laid4`` are reused from the last call while no
+        set is laid or burnt. Lists convert to a ``bytearray`` three times faster than to
+        ``bytes``."""
+        n = self.game.num_players
         last = state.last_attack or _NO_ATTACK
-        for p in order:
-            out += (
-                sum(state.hands[p]),
-                state.owed3[p],
-                state.owed4[p],
-                state.victory[p],
-                p == state.turn_player,
-                p == state.dealer,
-                p == state.target,
-                seen[p] is not None,
-                len(state.laid[p]),
-                p == last[1],
-                p == last[2],
-            )
-        laid3 = bytearray(len(order) * NUM_SETS3)
-        tail: list[int] = []
-        for r, p in enumerate(order):
-            four = _NO_CARDS
-            for set_id in state.laid[p]:
-                if set_id < NUM_SETS3:
-                    laid3[r * NUM_SETS3 + set_id] += 1
-                else:
-                    four = _SET_CARDS[set_id]
-            tail += four
-        for p in order:
-            tail += state.known[p]
-        for p in order:
-            tail += seen[p] or _NO_CARDS
-        tail += _one_hot(state.discard[-1] if state.discard else NONE, NUM_KINDS)
+        head: list[int] = list(state.hands[seat])
+        head += _PHASE_ONE_HOT[state.phase]
+        head += self._seats(state, seat, last)
+        small = bytearray(head)
+        laid3, laid4 = self._laid_pieces(state.laid)
+        small += _rotated(laid3, seat * NUM_SETS3)
+        small += _rotated(laid4, seat * NUM_KINDS)
+        known: list[int] = []
+        for row in _rotated(state.known, seat):
+            known += row
+        small += bytearray(known)
+        seen = state.seen[seat]
+        if seen.count(None) == n:
+            small += bytes(n * NUM_KINDS)
+        else:
+            for r in range(n):
+                small += bytes(seen[(seat + r) % n] or _NO_CARDS)
+        tail: list[int] = list(_DISCARD_TOP[state.discard[-1] if state.discard else NONE])
         tail += state.discard_counts
         tail += _ATTACK_ONE_HOT[state.pending]
         tail += _SET_CARDS[state.burn_set]
         tail += _ATTACK_ONE_HOT[last[0]]
         tail += _SET_CARDS[last[3]]
-        tail += (last[4], len(state.pile), state.centre)
-        return bytes(out) + laid3 + bytes(tail)
+        tail += (int(last[4]), len(state.pile), state.centre)
+        small += bytearray(tail)
+        return small
+
+    def _seats(
+        self, state: UnfortunateEventsState, seat: int, last: tuple[int, int, int, int, bool]
+    ) -> list[int]:
+        """The ``seats`` piece: each column filled by a strided slice in absolute seat order,
+        the flags set where they point, then rotated to the observer."""
+        n, width = self.game.num_players, len(SEAT_FEATURES)
+        block = [0] * (n * width)
+        block[_HAND_SIZE::width] = map(sum, state.hands)
+        block[_OWED3::width] = state.owed3
+        block[_OWED4::width] = state.owed4
+        block[_VICTORY::width] = state.victory
+        block[_SETS_LAID::width] = map(len, state.laid)
+        block[state.turn_player * width + _TURN] = 1
+        block[state.dealer * width + _DEALER] = 1
+        for column, p in ((_TARGET, state.target), (_ATTACKER, last[1]), (_ATTACKED, last[2])):
+            if p != NONE:
+                block[p * width + column] = 1
+        seen = state.seen[seat]
+        if seen.count(None) != n:
+            for p, hand in enumerate(seen):
+                if hand is not None:
+                    block[p * width + _SEEN] = 1
+        return _rotated(block, seat * width)
+
+    def _laid_pieces(self, laid: list[list[int]]) -> tuple[bytes, bytes]:
+        """``laid3`` and ``laid4`` in absolute seat order, rebuilt only when ``laid`` differs
+        from the copy kept with them (a C-level comparison), so they are right for any
+        state."""
+        if laid == self._laid_source:
+            return self._laid
+        n = self.game.num_players
+        laid3, laid4 = bytearray(n * NUM_SETS3), bytearray(n * NUM_KINDS)
+        for p, sets in enumerate(laid):
+            for set_id in sets:
+                if set_id < NUM_SETS3:
+                    laid3[p * NUM_SETS3 + set_id] += 1
+                else:
+                    laid4[p * NUM_KINDS : (p + 1) * NUM_KINDS] = _SET_CARDS[set_id]
+        self._laid = bytes(laid3), bytes(laid4)
+        self._laid_source = [list(sets) for sets in laid]
+        return self._laid
 
 
+_T = TypeVar("_T", list[int], list[list[int]], bytes)
+
+
+def _rotated(values: _T, shift: int) -> _T:
+    """Rows in absolute seat order as rows by relative seat: ``shift`` is the observer's seat
+    times the row width (in ``values``' items)."""
+    return values[shift:] + values[:shift]
+
+
+# Columns of the ``seats`` piece, in ``SEAT_FEATURES`` order.
+_HAND_SIZE, _OWED3, _OWED4, _VICTORY, _TURN, _DEALER, _TARGET, _SEEN = range(8)
+_SETS_LAID, _ATTACKER, _ATTACKED = range(8, len(SEAT_FEATURES))
 _NO_CARDS = (0,) * NUM_KINDS
 _NO_ATTACK = (NONE, NONE, NONE, NONE, False)
 _BYTE = 256
@@ -216,6 +260,11 @@ def _cards_of_set(set_id: int) -> tuple[int, ...]:
 
 # Lookups by set id and by attack kind, NONE (-1) being the last entry: no set, no attack.
 _SET_CARDS = (*(_cards_of_set(s) for s in range(NUM_SETS)), _NO_CARDS)
+_PHASE_ONE_HOT = tuple(tuple(_one_hot(p, len(PHASE_NAMES))) for p in range(len(PHASE_NAMES)))
+_DISCARD_TOP = {
+    NONE: _NO_CARDS,
+    **{kind: tuple(_one_hot(kind, NUM_KINDS)) for kind in range(NUM_KINDS)},
+}
 _ATTACK_ONE_HOT = {
     NONE: (0,) * len(ATTACKS),
     **{a: tuple(_one_hot(i, len(ATTACKS))) for i, a in enumerate(ATTACKS)},

@@ -148,7 +148,7 @@ _CAP = 4  # no set holds more than four of one character
 
 def _lay_table(size: int) -> dict[tuple[int, ...], tuple[int, ...]]:
     """(capped natural counts, wilds, beatrice) of a hand's colour -> the local set indices it
-    can lay: the fast path of the legal-move generator."""
+    can lay."""
     table: dict[tuple[int, ...], tuple[int, ...]] = {}
     local = _patterns(size)
     for key in product(range(_CAP + 1), range(_CAP + 1), range(_CAP + 1), range(4), range(2)):
@@ -162,22 +162,56 @@ def _lay_table(size: int) -> dict[tuple[int, ...], tuple[int, ...]]:
     return table
 
 
-LAY_TABLE = {size: _lay_table(size) for size in SET_SIZES}
+# (3-set ids, 4-set ids), and one colour's table of them by (naturals, wilds, beatrice).
+LayIds = tuple[tuple[int, ...], tuple[int, ...]]
+LayTable = dict[tuple[int, int, int, int, int], LayIds]
+
+
+def _lay_ids() -> tuple[LayTable, ...]:
+    """Per colour: (natural counts, wilds, beatrice) of a hand, uncapped over every count the
+    deck allows -> (the 3-set ids, the 4-set ids) it holds: the fast path of the legal-move
+    generator, one lookup per colour."""
+    capped = {size: _lay_table(size) for size in SET_SIZES}
+    counts = range(CHARACTER_COPIES + 1)
+    local: LayTable = {}  # the same for every colour, as indices within the colour's sets
+    for a, b, c, wilds, beatrice in product(
+        counts, counts, counts, range(WILD_COPIES + 1), range(SPECIAL_COPIES[BEATRICE] + 1)
+    ):
+        key = (min(a, _CAP), min(b, _CAP), min(c, _CAP), wilds, beatrice)
+        local[a, b, c, wilds, beatrice] = (capped[3][key], capped[4][key])
+    out: list[LayTable] = []
+    for colour in range(NUM_COLOURS):
+        start3, start4 = (SIZE_BASE[size] + colour * SETS_PER_COLOUR[size] for size in SET_SIZES)
+        shifted: dict[LayIds, LayIds] = {
+            (ids3, ids4): (tuple(start3 + i for i in ids3), tuple(start4 + i for i in ids4))
+            for ids3, ids4 in set(local.values())
+        }
+        out.append({key: shifted[value] for key, value in local.items()})
+    return tuple(out)
+
+
+LAY_IDS = _lay_ids()
+
+
+def layable_sets(hand: list[int]) -> tuple[list[int], list[int]]:
+    """Ids of the 3-sets and of the 4-sets that ``hand`` (a count vector) holds, each
+    ascending."""
+    beatrice = hand[BEATRICE]
+    threes: list[int] = []
+    fours: list[int] = []
+    for colour, table in enumerate(LAY_IDS):
+        first = colour * PER_COLOUR
+        a, b, c = hand[first], hand[first + 1], hand[first + 2]
+        if a or b or c:
+            ids3, ids4 = table[a, b, c, hand[WILD_BASE + colour], beatrice]
+            threes += ids3
+            fours += ids4
+    return threes, fours
 
 
 def layable(hand: list[int], size: int) -> list[int]:
     """Ids of the sets of ``size`` that ``hand`` (a count vector) holds, ascending."""
-    table, base, per = LAY_TABLE[size], SIZE_BASE[size], SETS_PER_COLOUR[size]
-    beatrice = hand[BEATRICE]
-    out: list[int] = []
-    for colour in range(NUM_COLOURS):
-        first = colour * PER_COLOUR
-        a, b, c = hand[first], hand[first + 1], hand[first + 2]
-        if a or b or c:
-            key = (min(a, _CAP), min(b, _CAP), min(c, _CAP), hand[WILD_BASE + colour], beatrice)
-            start = base + colour * per
-            out.extend(start + i for i in table[key])
-    return out
+    return layable_sets(hand)[SET_SIZES.index(size)]
 
 
 def holds(hand: list[int], set_id: int) -> bool:

@@ -40,7 +40,7 @@ from card_envs.unfortunate_events.rules.cards import (
     VICTORY_CARDS,
     counts_of,
     holds,
-    layable,
+    layable_sets,
     parse_kinds,
 )
 from card_envs.unfortunate_events.rules.state import (
@@ -80,6 +80,9 @@ PHASE_BLOCKS: dict[int, tuple[str, ...]] = {
     REACT: ("react",),
     VICTORY: ("victory",),
 }
+
+# bytes.translate table: a count of cards as a mask bit (0 -> 0, more -> 1).
+_HELD = bytes([0]) + bytes([1]) * 255
 
 DEAL_KEYS = ("hands", "discard", "pile", "dealer", "chance")
 ROUND_KEYS = ("hands", "discard", "pile")  # the keys of a round 1 written by hand
@@ -294,16 +297,9 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             return [draw + a for a in (DRAW_PILE, DRAW_DISCARD) if self._can_draw(state, a)]
         hand = state.hands[state.actor]
         if phase in (MAIN, DISCARD):
-            out = []
-            if phase == MAIN:
-                p, lay = state.actor, start["lay"]
-                if state.owed3[p]:
-                    out += [lay + s for s in layable(hand, 3)]
-                if state.owed4[p]:
-                    out += [lay + s for s in layable(hand, 4)]
-                out.sort()
-            discard = start["discard"]
-            return out + [discard + k for k in range(NUM_KINDS) if hand[k]]
+            lay, discard = start["lay"], start["discard"]
+            lays = [lay + s for s in self._layable(state)] if phase == MAIN else []
+            return lays + [discard + k for k in range(NUM_KINDS) if hand[k]]
         if phase == TARGET:
             return [
                 start["target"] + k - 1
@@ -324,6 +320,35 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             if state.victory[(state.actor + k) % self.num_players]
         ]
         return centre + steal
+
+    def legal_mask(self, state: UnfortunateEventsState) -> np.ndarray:
+        """The mask of the two phases most moves are made in (draw; lay or discard) written
+        into a ``bytearray`` without the list of ids; the other phases from that list."""
+        phase = state.phase
+        if state.over or state.truncated or phase not in (DRAW, MAIN, DISCARD):
+            return super().legal_mask(state)
+        mask, start = bytearray(self._actions.size), self._actions.start
+        if phase == DRAW:
+            draw = start["draw"]
+            mask[draw + DRAW_PILE] = self._can_draw(state, DRAW_PILE)
+            mask[draw + DRAW_DISCARD] = self._can_draw(state, DRAW_DISCARD)
+        else:
+            if phase == MAIN:
+                lay = start["lay"]
+                for set_id in self._layable(state):
+                    mask[lay + set_id] = 1
+            discard = start["discard"]
+            mask[discard : discard + NUM_KINDS] = bytes(state.hands[state.actor]).translate(_HELD)
+        return np.frombuffer(mask, np.int8)
+
+    def _layable(self, state: UnfortunateEventsState) -> list[int]:
+        """The sets the actor may lay now (one it owes and holds), ascending: every 3-set id is
+        below every 4-set id."""
+        p = state.actor
+        threes, fours = layable_sets(state.hands[p])
+        if state.owed3[p]:
+            return threes + fours if state.owed4[p] else threes
+        return fours if state.owed4[p] else []
 
     def _can_draw(self, state: UnfortunateEventsState, source: int) -> bool:
         if source == DRAW_PILE:
