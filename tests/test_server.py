@@ -307,11 +307,13 @@ def test_bad_tables_are_refused_with_the_reason(client, body, message):
 
 
 @pytest.mark.parametrize(
-    "content", [b"{", b"", b"\xff\xfe", b"nan nan", b'{"game": "seals_v0", "seats": [}']
+    "content",
+    [b"{", b"", b"\xff\xfe", b"nan nan", b'{"game": "seals_v0", "seats": [}', b"[" * 10**5],
 )
 def test_malformed_json_is_refused(client, content):
     response = client.post("/api/tables", content=content)
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
+    assert client.post("/api/replay", content=content).status_code == 400
 
 
 def test_an_oversized_body_is_refused(client):

@@ -55,8 +55,8 @@ async def json_body(request: Request) -> Any:
         raise TableError(413, f"the body must be at most {MAX_BODY} bytes")
     try:
         return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise TableError(400, f"the body is not JSON: {error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise TableError(400, f"the body is not JSON (or nested too deep): {error}") from None
 
 
 def record_frames(record: Any) -> list[dict[str, Any]]:
