@@ -178,3 +178,20 @@ def test_a_whole_game_in_the_browser(browser, base_url, pictures, game, tmp_path
     replay(page, record, pictures / "replay.png" if game == REPLAY_PICTURE else None)
     assert errors == []
     page.close()
+
+
+def test_a_table_of_agents_offers_its_record(browser, base_url, tmp_path):
+    page = browser.new_page(accept_downloads=True)
+    page.goto(base_url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "seals_v0")
+    page.select_option("#players", "2")
+    page.select_option("#seat-0", "random")
+    page.click("#start")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "agents have played" in page.text_content("#status")
+    with page.expect_download() as download:
+        page.click("#download")
+    download.value.save_as(tmp_path / "agents.jsonl")
+    assert '"agents":["random","heuristic"]' in (tmp_path / "agents.jsonl").read_text()
+    page.close()

@@ -128,8 +128,12 @@ async function deal() {
 // -- the table ------------------------------------------------------------------------------
 async function refresh() {
   if (!play.humans.length) {
-    $("status").textContent = "no human seats: the agents played the game";
+    $("table-title").textContent = `${play.game}: agents only`;
+    $("status").textContent = "no person seated: the agents have played the whole game";
     $("moves").replaceChildren();
+    $("result-text").textContent = "Download its record and step through it in the replay viewer.";
+    $("download").href = `/api/tables/${play.table}/record`;
+    $("result").hidden = false;
     return;
   }
   drawTable(await api("GET", `/api/tables/${play.table}?seat=${play.seat}`));
