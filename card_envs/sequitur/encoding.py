@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -60,6 +61,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
     def __init__(self, game: SequiturGame):
         super().__init__(game)
         self._colours = [card.colour_index for card in game.goals]
+        self._offsets = SimpleNamespace(**self.spec.offsets)  # at.public: attribute, not key
         sizes, width = self.spec.offsets["deck_sizes"], max(self._colour_counts()) + 1
         self._deck_sizes = [sizes + c * width for c in range(len(COLOURS))]  # + cards left
         self._deck_ones: dict[tuple[int, ...], list[int]] = {}  # by shown deck sizes
@@ -192,46 +194,42 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
 
     def _fill(self, state: SequiturState, seat: int, ones: list[int], values: list) -> None:
         """Append the flat index of every 1 to ``ones`` and every other (index, value)."""
-        at, n, phase = self.spec.offsets, self.game.num_players, state.phase
+        at, phase = self._offsets, state.phase
         ones += (
-            at["phase"] + phase,
-            at["round"] + min(state.round, NUM_ROUNDS - 1),
-            at["goal_step"] + state.goal_step,
+            at.phase + phase,
+            at.round + (state.round if state.round < NUM_ROUNDS else NUM_ROUNDS - 1),
+            at.goal_step + state.goal_step,
         )
         if state.actor == seat and phase != OVER:
-            ones.append(at["decision"] + state.decision)
+            ones.append(at.decision + state.decision)
             self._private(state, ones)
         if state.secret[seat] != EMPTY:
-            ones.append(at["secret"] + state.secret[seat])
+            ones.append(at.secret + state.secret[seat])
         if state.kept[seat] != EMPTY:
-            ones.append(at["face_down"] + state.kept[seat])
+            ones.append(at.face_down + state.kept[seat])
         if state.public:
-            ones += [at["public"] + g for g in state.public]
+            ones += map(at.public.__add__, state.public)
         if state.open_discards:
-            ones += [at["open_discards"] + g for g in state.open_discards]
+            ones += map(at.open_discards.__add__, state.open_discards)
         if state.own_discards[seat]:
-            start = at["my_discards"]
-            ones += [start + g for g in state.own_discards[seat]]
+            ones += map(at.my_discards.__add__, state.own_discards[seat])
         sizes = state.shown_deck_sizes
         ones += self._deck_ones.get(sizes) or self._deck_size_ones(sizes)
         self._sides(state, seat, ones, values)
         if phase == CLAIM:
-            start = at["claim_order"]
+            n = self.game.num_players
+            start = at.claim_order
             ones += [start + ((p - seat) % n) * n + i for i, p in enumerate(state.claim_order)]
             if any(state.claim_passed):
-                start = at["claim_passed"]
+                start = at.claim_passed
                 ones += [start + (p - seat) % n for p in range(n) if state.claim_passed[p]]
 
     def _sides(self, state: SequiturState, seat: int, ones: list, values: list) -> None:
         """Each seat's public side: the observer's own in full, the others' as of the last step's
         end (one loop over plain lists, as this runs for every seat at every step)."""
-        n, colours, claim = self.game.num_players, self._colours, state.phase == CLAIM
-        public = state.public
-        racks, used = list(state.shown_racks), list(state.shown_used)
-        racks[seat], used[seat] = state.racks[seat], state.used[seat]
-        words = state.words if state.words_shown else [""] * n
-        if not state.words_shown:
-            words[seat] = state.words[seat]
+        colours, claim, public = self._colours, state.phase == CLAIM, state.public
+        racks, used = state.shown_racks, state.shown_used
+        words = state.words if state.words_shown else None
         secret, shown_secret, stacks, totals = (
             state.secret,
             state.shown_secret,
@@ -241,30 +239,36 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         if secret[seat] != EMPTY and not shown_secret[seat]:
             ones.append(self._at[0].secret_colour + colours[secret[seat]])
         for p, at in enumerate(self._seat_tables[seat]):
-            ones += map(list.__getitem__, at.rack, racks[p])
-            ones += at.used[tuple(used[p])]
+            if p == seat:  # my own side as it is now, my word as soon as I spell it
+                ones += map(list.__getitem__, at.rack, state.racks[p])
+                ones += at.used[tuple(state.used[p])]
+                word = state.words[p]
+            else:
+                ones += map(list.__getitem__, at.rack, racks[p])
+                ones += at.used[tuple(used[p])]
+                word = words[p] if words else ""
             if shown_secret[p]:
                 ones.append(at.secret_colour + colours[secret[p]])
             if stacks[p]:
-                ones += [at.stacks + g for g in stacks[p]]
+                ones += map(at.stacks.__add__, stacks[p])
             if totals[p]:
                 values.append((at.totals, totals[p]))
-            if words[p]:
-                ones += at.words.get(words[p]) or at.word_ones(words[p])
+            if word:
+                ones += at.words.get(word) or at.word_ones(word)
                 values.append((at.word_score, state.scores[p]))
             if claim:
                 ones += [at.meets + g for g in state.meets[p] if g in public]
 
     def _private(self, state: SequiturState, ones: list[int]) -> None:
         """The actor's pending draws and half-made spelling."""
-        at = self.spec.offsets
+        at = self._offsets
         if state.ball != EMPTY:
-            ones.append(at["ball"] + BALL_LETTER[state.ball])
+            ones.append(at.ball + BALL_LETTER[state.ball])
         if state.drawn:
-            ones += [at["drawn"] + g for g in state.drawn]
+            ones += map(at.drawn.__add__, state.drawn)
         if state.spell_key != EMPTY:
             direction, bits = divmod(state.spell_key, 1 << MAX_SLOTS)
-            ones += (at["spelling"] + slot for slot in range(MAX_SLOTS) if bits >> slot & 1)
-            ones.append(at["spelling"] + MAX_SLOTS + direction)
+            ones += (at.spelling + slot for slot in range(MAX_SLOTS) if bits >> slot & 1)
+            ones.append(at.spelling + MAX_SLOTS + direction)
             if state.blank >= 0:
-                ones.append(at["blank_letter"] + state.blank)
+                ones.append(at.blank_letter + state.blank)

@@ -246,7 +246,8 @@ class SequiturGame(Game[SequiturState]):
         """Play ``action``. A scripted outcome checked only when it is taken (a reshuffle, an
         Exchange's depth) may be wrong: its ``ValueError`` leaves the state and ``rng`` as they
         were."""
-        if not any(state.chance.script.get(event) for event in events.CHECKED_WHEN_TAKEN):
+        script = state.chance.script  # empty unless a deal scripts chance: the common case
+        if not script or not any(script.get(event) for event in events.CHECKED_WHEN_TAKEN):
             self._apply(state, action, rng)
             return
         saved, generator = self.clone(state), rng.bit_generator.state
