@@ -78,7 +78,11 @@ def record_game(
     return {
         "format": FORMAT,
         "env": env.metadata["name"],
-        "options": {"num_players": game.num_players, "reward_mode": env.reward_mode, **env.options},
+        "options": {
+            "num_players": game.num_players,
+            "reward_mode": env.reward_mode,
+            **{name: _json_option(name, value) for name, value in env.options.items()},
+        },
         "deal": deal,
         "actions": [int(a) for a in actions],
         "agents": [str(a) for a in agents],
@@ -86,6 +90,25 @@ def record_game(
         "scores": scores,
         "seed": seed,
     }
+
+
+def _json_option(name: str, value: Any) -> Any:
+    """An option as JSON that rebuilds the same game: a path as a string, a tuple as a list, a
+    set of words sorted; a ValueError naming an option that JSON cannot hold."""
+    if isinstance(value, Path):
+        value = str(value)
+    elif isinstance(value, set | frozenset):
+        value = sorted(value)
+    elif isinstance(value, tuple):
+        value = list(value)
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"option {name}={value!r:.60} cannot go in a record: give it as JSON data (a path "
+            "or a list) to record the game"
+        ) from None
+    return value
 
 
 def _total_rewards(env: CardEnv, deal: dict[str, Any], scores: list[float]) -> list[float]:
@@ -162,14 +185,17 @@ def steps(record: Mapping[str, Any], seed: int | None = None) -> Iterator[Record
     env = start(record, seed)
     names = env.game.actions.names
     for index, action in enumerate(record["actions"]):
-        if not env.agents or not 0 <= action < len(names) or not env._mask[action]:
-            play_action(env, action, index)  # raises the RecordError saying why
+        if not env.agents:
+            play_action(env, action, index)  # raises the RecordError: the game is over
         agent = env.agent_selection
+        seat = env.possible_agents.index(agent)
         seen = [env.observe(a) for a in env.possible_agents]
+        if not 0 <= action < len(names) or not seen[seat]["action_mask"][action]:
+            play_action(env, action, index)  # raises the RecordError saying why
         yield RecordStep(
             index=index,
             agent=agent,
-            seat=env.possible_agents.index(agent),
+            seat=seat,
             action=int(action),
             action_name=names[action],
             observations=tuple(s["observation"] for s in seen),

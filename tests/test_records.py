@@ -29,6 +29,7 @@ from card_envs.records import (
     validate_record,
     write_records,
 )
+from card_envs.sequitur.rules.words import Dictionary
 
 
 def _played(env: CardEnv) -> bytes:
@@ -319,3 +320,22 @@ def test_a_data_set_is_of_one_game_and_has_rows(good_record):
     _illegal_at(3)(bad)
     with pytest.raises(RecordError, match="step 3"):
         build_dataset([good_record, bad])
+
+
+def test_options_go_in_the_record_as_json_that_rebuilds_the_game(tmp_path):
+    pool = ("Go First", "Crown", "Rod of Reincarnation", "Gift of Fate", "Half Moon", "Lens")
+    env, record, _, _ = play("seers_catalog_v0", 3, "random", seed=1, artifact_pool=pool)
+    assert record["options"]["artifact_pool"] == list(pool)
+    assert _played(replay(record)) == _played(env)
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndog\nact\n")
+    env = make("sequitur_v0", num_players=2, dictionary=words)
+    env.reset(seed=1)
+    assert record_game(env, [], ["random"] * 2, 1)["options"]["dictionary"] == str(words)
+    env = make("sequitur_v0", num_players=2, dictionary={"dog", "cat"})
+    env.reset(seed=1)
+    assert record_game(env, [], ["random"] * 2, 1)["options"]["dictionary"] == ["cat", "dog"]
+    env = make("sequitur_v0", num_players=2, dictionary=Dictionary(["cat", "dog"]))
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"option dictionary=.* cannot go in a record"):
+        record_game(env, [], ["random"] * 2, 1)
