@@ -42,6 +42,33 @@ DEFAULTS: dict[str, Any] = {
     "eval_games": 200,
 }
 
+# Self-play training (``card-envs train GAME --selfplay``, :mod:`card_envs.training.selfplay_ppo`):
+# every seat is the learner or a frozen snapshot of it; the network sees the observation alone.
+# Sized so that training runs at a fifth of the engine's random-play speed or more
+# (docs/training.md, Self-play).
+SELFPLAY_DEFAULTS: dict[str, Any] = {
+    "timesteps": 20_000_000,  # env steps: every seat's decisions at every table
+    "seed": 0,
+    "max_minutes": 0.0,
+    "advisor": None,  # self-play trains a network that acts on the observation alone
+    "tables": 64,  # games stepped in lockstep; one forward pass per policy per tick
+    "rollout": 8192,  # learner decisions per update
+    "width": 128,
+    "torch_threads": 1,
+    "batch_size": 2048,
+    "n_epochs": 2,
+    "learning_rate": 3e-4,
+    "clip_range": 0.2,
+    "ent_coef": 0.01,
+    "target_kl": 0.0,
+    "gae_lambda": 0.95,
+    "pool_size": 8,  # frozen snapshots kept (the newest)
+    "snapshot_share": 0.5,  # chance that a seat other than the learner's own is a snapshot
+    "snapshot_every": 500_000,  # env steps between snapshots
+    "eval_every": 1_000_000,
+    "eval_games": 200,
+}
+
 
 def new_run_dir(logdir: Path, game: str, now: datetime | None = None) -> Path:
     """``logdir/<game>-<YYYYmmdd-HHMMSS>``, with ``-2``, ``-3`` ... when that exists already."""

@@ -1,0 +1,254 @@
+"""Batched self-play (card_envs.training.selfplay, selfplay_ppo): each seat's rewards on its own
+last decision, GAE per seat trajectory as Stable-Baselines3 computes it, masks respected,
+deterministic collection, the snapshot pool, the update equal to MaskablePPO's, and (slow) a
+short run that beats random."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("sb3_contrib")
+
+from card_envs.training import selfplay
+from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool, legal_index
+from card_envs.training.selfplay_ppo import PPOSettings, new_policy, ppo_update
+
+STEPS = 6  # moves in a game of the scripted env
+
+
+class ScriptedEnv:
+    """Two seats alternate for six moves; after move ``k`` seat 0 receives ``k + 1`` and seat 1
+    ``100 * (k + 1)``, whoever moved. The observation says the move, the game and the seat."""
+
+    made = 0  # envs made so far: each numbers its games from its own thousand
+
+    def __init__(self):
+        self.possible_agents = ["player_0", "player_1"]
+        self.games = 1000 * ScriptedEnv.made - 1
+        ScriptedEnv.made += 1
+
+    def describe(self):
+        return SimpleNamespace(obs_spec=SimpleNamespace(size=3), num_actions=2, num_players=2)
+
+    def reset(self, seed=None):
+        self.move, self.games = 0, self.games + 1
+        self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self.terminations = dict.fromkeys(self.possible_agents, False)
+        self.truncations = dict.fromkeys(self.possible_agents, False)
+        self.agent_selection = "player_0"
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        vector = np.array([self.move, self.games, seat], np.float32)
+        return {"observation": vector, "action_mask": np.ones(2, np.int8)}
+
+    def step(self, action):
+        assert action in (0, 1)
+        self.move += 1
+        self.rewards = {"player_0": float(self.move), "player_1": 100.0 * self.move}
+        if self.move == STEPS:
+            self.terminations = dict.fromkeys(self.possible_agents, True)
+        self.agent_selection = self.possible_agents[self.move % 2]
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    monkeypatch.setattr(selfplay, "make", lambda name, **options: ScriptedEnv())
+    monkeypatch.setattr(ScriptedEnv, "made", 0)
+
+    def collector(pool=None, tables=1, seed=0):
+        return SelfPlayCollector("scripted", pool or SnapshotPool(), tables, seed=seed)
+
+    return collector
+
+
+def policy_for(collector: SelfPlayCollector, seed: int = 0):
+    policy = new_policy(collector.info, 16, 3e-4, seed)
+    policy.set_training_mode(False)
+    return policy
+
+
+def test_each_seat_is_credited_on_its_own_last_decision(scripted):
+    collector = scripted()
+    rollout = collector.collect(policy_for(collector), 4 * STEPS)
+    # seat 0 moves at 0, 2, 4 and is paid 1..6 after each move; seat 1 moves at 1, 3, 5 and
+    # is paid 100..600, its first pay (after seat 0's move 0) going to its first decision
+    expected = {0: 1 + 2, 2: 3 + 4, 4: 5 + 6, 1: 100 + 200 + 300, 3: 400 + 500, 5: 600}
+    moves = rollout.observations[:, 0].astype(int)
+    assert rollout.rewards.tolist() == [expected[move] for move in moves]
+    for game in range(4):
+        seats = rollout.observations[rollout.observations[:, 1] == game, 2]
+        assert sorted(seats.tolist()) == [0, 0, 0, 1, 1, 1]
+
+
+def test_advantages_are_gae_per_seat_trajectory_as_sb3_computes_them(scripted):
+    from gymnasium.spaces import Box, Discrete
+    from stable_baselines3.common.buffers import RolloutBuffer
+
+    space = Box(-np.inf, np.inf, (3,), np.float32)
+    collector = scripted()
+    rollout = collector.collect(policy_for(collector), STEPS + 2)  # game 1 cut after 2 closed
+    observations = rollout.observations
+    for game, seat in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        rows = np.flatnonzero((observations[:, 1] == game) & (observations[:, 2] == seat))
+        if not len(rows):
+            continue
+        moves = observations[rows, 0]
+        assert (np.diff(moves) == 2).all()  # the seat's own decisions, in order
+        ended = moves[-1] + 2 >= STEPS
+        following = None if ended else rows[-1]  # cut: bootstrap from the open successor
+        buffer = RolloutBuffer(len(rows), space, Discrete(2), gae_lambda=0.95, gamma=1.0)
+        for index, row in enumerate(rows):
+            buffer.add(
+                observations[row][None],
+                np.zeros((1, 1)),
+                rollout.rewards[row : row + 1],
+                np.array([index == 0]),
+                torch.tensor([rollout.values[row]]),
+                torch.tensor([rollout.log_probs[row]]),
+            )
+        last = 0.0 if following is None else successor_value(collector, rollout, following)
+        buffer.compute_returns_and_advantage(torch.tensor([last]), np.array([ended]))
+        np.testing.assert_allclose(rollout.advantages[rows], buffer.advantages[:, 0], rtol=1e-5)
+        np.testing.assert_allclose(rollout.returns[rows], buffer.returns[:, 0], rtol=1e-5)
+
+
+def successor_value(collector: SelfPlayCollector, rollout: Rollout, row: int) -> float:
+    """The value the collector recorded for the open decision after ``row`` (same seat, two
+    moves on), read from the decisions it kept open."""
+    move, game, seat = rollout.observations[row]
+    for decision in [*collector.closed, *collector.tables[0].open]:
+        if decision is not None and decision.observation.tolist() == [move + 2, game, seat]:
+            return float(decision.value)
+    raise AssertionError("no open successor")
+
+
+def test_masks_are_respected_even_against_the_networks_preference():
+    collector = SelfPlayCollector("seals_v0", SnapshotPool(), tables=8, seed=1)
+    policy = policy_for(collector)
+    with torch.no_grad():
+        policy.action_net.bias[5] = 1e4  # take 5 whenever it is legal
+    rollout = collector.collect(policy, 2000)  # the env raises on any masked action
+    assert rollout.valid[np.arange(len(rollout.slots)), rollout.slots].all()
+    actions = rollout.actions
+    legal_five = (rollout.legal == 5) & rollout.valid
+    assert (actions[legal_five.any(axis=1)] == 5).all()
+    assert (actions != 5).sum() > 0  # and something legal when it is not
+
+
+def test_legal_index_lists_each_rows_legal_ids_and_rejects_an_empty_mask():
+    ids, valid = legal_index(np.array([[0, 1, 1, 0], [1, 0, 0, 0]], np.int8))
+    assert ids.tolist() == [[1, 2], [0, 0]] and valid.tolist() == [[True, True], [True, False]]
+    with pytest.raises(ValueError, match="row 1 has no legal action"):
+        legal_index(np.array([[1, 0], [0, 0]], np.int8))
+
+
+def test_collection_is_deterministic_with_a_seed():
+    def rollout(seed: int) -> Rollout:
+        collector = SelfPlayCollector("seamless_v0", SnapshotPool(), tables=4, seed=seed)
+        policy = policy_for(collector)
+        collector.pool.add(policy_for(collector, seed=1))
+        collector.collect(policy, 300)
+        return collector.collect(policy, 300)
+
+    first, again, other = rollout(3), rollout(3), rollout(4)
+    for key in ("observations", "legal", "slots", "log_probs", "rewards", "advantages"):
+        np.testing.assert_array_equal(getattr(first, key), getattr(again, key))
+    assert first.env_steps == again.env_steps
+    assert not np.array_equal(first.observations, other.observations)
+
+
+def test_snapshot_pool_freezes_copies_keeps_the_newest_and_seats_them():
+    info = SimpleNamespace(obs_spec=SimpleNamespace(size=3), num_actions=2)
+    learner = new_policy(info, 8, 3e-4, 0)
+    pool = SnapshotPool(size=2, share=1.0)
+    rng = np.random.default_rng(0)
+    assert pool.draw(rng, 4) == [None] * 4  # an empty pool: every seat learns
+    pool.add(learner)
+    frozen = pool.snapshots[0]
+    before = frozen.action_net.weight.clone()
+    with torch.no_grad():
+        learner.action_net.weight.add_(1.0)
+    assert torch.equal(frozen.action_net.weight, before)
+    assert not any(p.requires_grad for p in frozen.parameters())
+    pool.add(learner)
+    pool.add(learner)
+    assert len(pool.snapshots) == 2 and frozen not in pool.snapshots
+    seatings = [pool.draw(rng, 4) for _ in range(50)]
+    assert all(seats.count(None) == 1 for seats in seatings)  # share 1: one learner seat
+    assert {seats.index(None) for seats in seatings} == {0, 1, 2, 3}
+    assert {id(p) for seats in seatings for p in seats if p} == {id(p) for p in pool.snapshots}
+    assert SnapshotPool(2, 0.0).draw(rng, 4) == [None] * 4
+    with pytest.raises(ValueError, match="pool size"):
+        SnapshotPool(size=0)
+    with pytest.raises(ValueError, match="snapshot share"):
+        SnapshotPool(share=1.5)
+
+
+def test_snapshot_seats_play_but_are_not_learned_from(scripted):
+    pool = SnapshotPool(share=1.0)
+    collector = scripted(pool, tables=2)
+    policy = policy_for(collector)
+    pool.add(policy)
+    collector.collect(policy, 2 * STEPS)  # the first games were seated before the snapshot
+    rollout = collector.collect(policy, 6 * STEPS)
+    games = rollout.observations[:, 1]
+    for game in np.unique(games):
+        assert len(np.unique(rollout.observations[games == game, 2])) == 1  # one seat learns
+    assert set(rollout.observations[:, 2]) == {0, 1}  # and either seat may be the one
+
+
+def test_update_equals_maskableppo_train():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
+
+    collector = SelfPlayCollector("seals_v0", SnapshotPool(), tables=4, seed=2)
+    policy = policy_for(collector)
+    rollout = collector.collect(policy, 256)
+    count = len(rollout.slots)
+    env = SingleAgentEnv("seals_v0", OpponentPool(["random"]))
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=count, batch_size=count, n_epochs=1, ent_coef=0.01,
+        policy_kwargs={"net_arch": [16, 16]}, device="cpu", seed=0,
+    )  # fmt: skip
+    model.policy.load_state_dict(policy.state_dict())
+    model.set_logger(configure(None, [""]))
+    buffer = model.rollout_buffer
+    masks = np.zeros((count, collector.info.num_actions), np.float32)
+    masks[np.arange(count)[:, None].repeat(rollout.legal.shape[1], 1)[rollout.valid],
+          rollout.legal[rollout.valid]] = 1  # fmt: skip
+    buffer.observations[:, 0] = rollout.observations
+    buffer.actions[:, 0, 0] = rollout.actions
+    buffer.action_masks[:, 0] = masks
+    buffer.log_probs[:, 0] = rollout.log_probs
+    buffer.values[:, 0] = rollout.values
+    buffer.advantages[:, 0] = rollout.advantages
+    buffer.returns[:, 0] = rollout.returns
+    buffer.full, buffer.pos = True, count
+    model.train()
+    settings = PPOSettings(batch_size=count, n_epochs=1, clip_range=0.2, ent_coef=0.01)
+    ppo_update(policy, rollout, settings, np.random.default_rng(0))
+    for key, value in model.policy.state_dict().items():
+        torch.testing.assert_close(policy.state_dict()[key], value, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_short_selfplay_run_beats_random(tmp_path):
+    from card_envs.agents.match import win_share
+    from card_envs.agents.policy import load_policy_agent
+    from card_envs.training.selfplay_ppo import default_config, train_selfplay
+
+    config = default_config("seals_v0", 2) | {
+        "timesteps": 300_000, "snapshot_every": 100_000, "eval_every": 300_000, "eval_games": 50
+    }  # fmt: skip
+    out = tmp_path / "seals.safetensors"
+    train_selfplay(config, out, tmp_path / "run")
+    share = win_share("seals_v0", 2, lambda info, seat: load_policy_agent(out, info, seat),
+                      "random", 400, first_seed=50_000)  # fmt: skip
+    assert share > 0.6  # fair share 0.5

@@ -1,0 +1,341 @@
+"""Batched self-play collection: many tables in lockstep, one forward pass per policy per tick.
+
+Every seat of every table is played by the learning policy or by a frozen snapshot of it from a
+:class:`SnapshotPool`. Each tick every table has one seat to act; the decisions that belong to
+the same policy are evaluated together in one batched forward pass, then every table steps.
+
+Each learning seat's own decisions form its trajectory. A reward that a seat receives is
+credited to that seat's own last decision, whoever acted: rewards that arrive while the others
+play, and the terminal reward after its last move, land on its last decision (a reward before
+its first decision of a game goes to that first decision). A decision's successor is the same
+seat's next decision at the same table, or nothing when the game has ended (a truncated game
+ends too: no reward can follow). Advantages are GAE over each seat's trajectory; a trajectory
+cut by the end of a rollout is bootstrapped with the value of the seat's next decision. The
+last decision of each seat is still open when a rollout ends (its reward is not known yet), so
+it goes into the next rollout, with the log-probability and value of the policy that made it.
+
+The policy is Stable-Baselines3's ``MaskableActorCriticPolicy`` (what MaskablePPO trains and
+:func:`card_envs.training.policy.save_policy` saves); its distribution is evaluated over the legal
+actions alone, which equals MaskablePPO's masked distribution (masked logits at -1e8 carry no
+probability) at a cost that grows with the legal moves instead of the action table.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from card_envs import make
+
+MASKED_LOGIT = -1e8  # MaskablePPO's logit for a masked action: no probability, finite gradient
+Policy = Any  # a MaskableActorCriticPolicy (sb3_contrib), typed loosely like the rest of training
+
+
+def legal_index(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's legal action ids, left-aligned and padded to the widest row: ``(ids, valid)``,
+    both ``(rows, widest)``; padding holds id 0 and ``valid`` False."""
+    flat = np.flatnonzero(masks)  # faster than np.nonzero on a 2-D mask
+    rows, ids = np.divmod(flat, masks.shape[1])
+    counts = np.bincount(rows, minlength=len(masks))
+    if counts.min(initial=1) == 0:
+        raise ValueError(f"row {int(np.argmin(counts))} has no legal action: a mask is empty")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slots = np.arange(len(rows)) - starts[rows]
+    padded = np.zeros((len(masks), int(counts.max(initial=1))), np.int64)
+    valid = np.zeros(padded.shape, bool)
+    padded[rows, slots], valid[rows, slots] = ids, True
+    return padded, valid
+
+
+def legal_log_probs(
+    policy: Policy, observations: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor
+) -> torch.Tensor:
+    """Log-probabilities of each row's legal actions (``legal_index`` layout) under ``policy``:
+    MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
+    not -inf, which would turn the entropy's gradient into nan."""
+    latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
+    logits = policy.action_net(latent).gather(1, ids)
+    return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
+
+
+def values(policy: Policy, observations: torch.Tensor) -> torch.Tensor:
+    """The critic's value of each observation, ``(rows,)``."""
+    latent = policy.mlp_extractor.forward_critic(policy.extract_features(observations))
+    return policy.value_net(latent).flatten()
+
+
+def sample_legal(log_probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One slot per row drawn from ``log_probs`` (Gumbel-max over the legal slots)."""
+    noise = -np.log(-np.log(rng.random(log_probs.shape)))
+    return np.argmax(log_probs + noise, axis=1)
+
+
+class SnapshotPool:
+    """Frozen copies of the learner that play some seats (self-play against past selves).
+
+    ``add`` stores a deep copy of the policy (its later training does not reach the copy); the
+    newest ``size`` are kept. ``draw`` seats a table for one game: one seat, drawn uniformly, is
+    always the learner's; each other seat is a snapshot with probability ``share`` (drawn
+    uniformly from the pool), else the learner's too. With an empty pool every seat learns.
+    """
+
+    def __init__(self, size: int = 8, share: float = 0.5):
+        if size < 1:
+            raise ValueError(f"pool size must be at least 1, not {size}")
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"snapshot share must be in [0, 1], not {share}")
+        self.size, self.share = size, share
+        self.snapshots: list[Policy] = []
+
+    def add(self, policy: Policy) -> None:
+        frozen = copy.deepcopy(policy)
+        frozen.set_training_mode(False)
+        frozen.requires_grad_(False)
+        self.snapshots = [*self.snapshots, frozen][-self.size :]
+
+    def draw(self, rng: np.random.Generator, num_players: int) -> list[Policy | None]:
+        """Who plays each seat of a new game: ``None`` for the learner, else a snapshot."""
+        anchor = int(rng.integers(num_players))
+        seats: list[Policy | None] = []
+        for seat in range(num_players):
+            if seat == anchor or not self.snapshots or rng.random() >= self.share:
+                seats.append(None)
+            else:
+                seats.append(self.snapshots[int(rng.integers(len(self.snapshots)))])
+        return seats
+
+
+@dataclass
+class Rollout:
+    """The learner's closed decisions of one collection, in the order they closed."""
+
+    observations: np.ndarray  # float32 (n, obs size)
+    legal: np.ndarray  # int64 (n, widest): legal ids, legal_index layout
+    valid: np.ndarray  # bool (n, widest)
+    slots: np.ndarray  # int64 (n,): the slot of the action taken in its row of ``legal``
+    log_probs: np.ndarray  # float32 (n,): of the action, under the policy that took it
+    values: np.ndarray  # float32 (n,): the critic's, when the decision was made
+    rewards: np.ndarray  # float32 (n,): everything credited to the decision
+    advantages: np.ndarray  # float32 (n,): GAE over the seat's trajectory
+    returns: np.ndarray  # float32 (n,): advantages + values, the critic's target
+    env_steps: int  # AEC decisions taken at all tables (every seat) during the collection
+    games: int  # games finished during the collection
+
+    @property
+    def actions(self) -> np.ndarray:
+        return self.legal[np.arange(len(self.slots)), self.slots]
+
+
+class _Decision:
+    """One learner decision, open until its seat's next decision (or the game's end)."""
+
+    __slots__ = ("legal", "log_prob", "next", "observation", "reward", "slot", "value")
+
+    def __init__(
+        self,
+        observation: np.ndarray,
+        legal: np.ndarray,
+        slot: int,
+        log_prob: float,
+        value: float,
+        reward: float = 0.0,
+    ):
+        self.observation, self.legal, self.slot = observation, legal, slot
+        self.log_prob, self.value, self.reward = log_prob, value, reward
+        self.next: _Decision | None = None  # the seat's next decision; None at the game's end
+
+
+class _Table:
+    """One game in progress: the env, who plays each seat, each learning seat's open decision
+    and the reward a seat got before its first decision."""
+
+    def __init__(self, env, rng: np.random.Generator):
+        self.env, self.rng = env, rng
+        self.players: list[Policy | None] = []
+        self.open: list[_Decision | None] = []
+        self.early: list[float] = []
+
+
+class SelfPlayCollector:
+    """``tables`` games of ``env_name`` stepped in lockstep; :meth:`collect` gathers the
+    learner's decisions. Deterministic for a ``seed``: the tables' deals and seatings and the
+    actions sampled come from generators spawned from it."""
+
+    def __init__(
+        self,
+        env_name: str,
+        pool: SnapshotPool,
+        tables: int = 64,
+        num_players: int | None = None,
+        seed: int = 0,
+        gamma: float = 1.0,
+        gae_lambda: float = 0.95,
+        **env_options: Any,
+    ):
+        if tables < 1:
+            raise ValueError(f"tables must be at least 1, not {tables}")
+        self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
+        streams = np.random.SeedSequence(seed).spawn(tables + 1)
+        self.rng = np.random.default_rng(streams[0])  # the actions sampled
+        self.tables = [
+            _Table(make(env_name, num_players=num_players, **env_options), np.random.default_rng(s))
+            for s in streams[1:]
+        ]
+        self.info = self.tables[0].env.describe()
+        # reused batch buffers: a fresh large array per tick costs page faults
+        self._vectors = np.zeros((tables, self.info.obs_spec.size), np.float32)
+        self._masks = np.zeros((tables, self.info.num_actions), np.int8)
+        self.seat_of = {
+            agent: seat for seat, agent in enumerate(self.tables[0].env.possible_agents)
+        }
+        self.closed: list[_Decision] = []
+        self.env_steps = self.games = 0
+        for table in self.tables:
+            self._new_game(table)
+
+    def _new_game(self, table: _Table) -> None:
+        table.env.reset(seed=int(table.rng.integers(2**31)))
+        table.players = self.pool.draw(table.rng, self.info.num_players)
+        table.open = [None] * self.info.num_players
+        table.early = [0.0] * self.info.num_players
+
+    def collect(self, policy: Policy, samples: int) -> Rollout:
+        """Step every table until ``samples`` learner decisions have closed; those are the
+        rollout (the env steps and games counted are the ones this call played)."""
+        self.env_steps = self.games = 0
+        with torch.no_grad():
+            while len(self.closed) < samples:
+                self._tick(policy)
+        # exactly ``samples``: a later-closed decision's successor closes later still, so
+        # the ones kept back keep their trajectories whole for the next rollout
+        closed, self.closed = self.closed[:samples], self.closed[samples:]
+        return self._rollout(closed)
+
+    def _tick(self, policy: Policy) -> None:
+        """Every table's acting seat decides (one forward pass per policy), then every table
+        steps and credits the rewards."""
+        seen = []
+        for table in self.tables:
+            env = table.env
+            seat = self.seat_of[env.agent_selection]
+            seen.append((seat, env.observe(env.agent_selection)))
+        groups: dict[int, list[int]] = {}
+        for index, (seat, _) in enumerate(seen):
+            groups.setdefault(id(self.tables[index].players[seat]), []).append(index)
+        actions = [0] * len(self.tables)
+        for indices in groups.values():
+            table = self.tables[indices[0]]
+            player = table.players[seen[indices[0]][0]]
+            acting = policy if player is None else player
+            chosen = self._decide(acting, [seen[i][1] for i in indices], player is None)
+            for index, (action, decision) in zip(indices, chosen, strict=True):
+                actions[index] = action
+                if decision is not None:
+                    self._record(self.tables[index], seen[index][0], decision)
+        for table, action in zip(self.tables, actions, strict=True):
+            self._step(table, action)
+
+    def _decide(
+        self, policy: Policy, observations: list[dict[str, np.ndarray]], learning: bool
+    ) -> list[tuple[int, _Decision | None]]:
+        """One batched forward pass: each observation's action, and for the learner the
+        decision to record."""
+        count = len(observations)
+        vectors = [seen["observation"] for seen in observations]
+        batch = torch.from_numpy(np.stack(vectors, out=self._vectors[:count]))
+        masks = np.stack([seen["action_mask"] for seen in observations], out=self._masks[:count])
+        ids, valid = legal_index(masks)
+        log_probs = legal_log_probs(
+            policy, batch, torch.from_numpy(ids), torch.from_numpy(valid)
+        ).numpy()
+        slots = sample_legal(log_probs, self.rng)
+        rows = np.arange(len(slots))
+        actions = ids[rows, slots].tolist()
+        if not learning:
+            return [(action, None) for action in actions]
+        legal = np.split(ids[valid], np.cumsum(valid.sum(axis=1))[:-1])
+        columns = zip(
+            vectors,
+            legal,
+            slots.tolist(),
+            log_probs[rows, slots].tolist(),
+            values(policy, batch).numpy().tolist(),
+            strict=True,
+        )
+        return list(zip(actions, [_Decision(*column) for column in columns], strict=True))
+
+    def _record(self, table: _Table, seat: int, decision: _Decision) -> None:
+        """The seat's new decision closes its previous one (which bootstraps from it)."""
+        previous = table.open[seat]
+        if previous is not None:
+            previous.next = decision
+            self.closed.append(previous)
+        decision.reward, table.early[seat] = table.early[seat], 0.0
+        table.open[seat] = decision
+
+    def _step(self, table: _Table, action: int) -> None:
+        env = table.env
+        acting = env.agent_selection
+        env.step(action)
+        self.env_steps += 1
+        for agent, reward in env.rewards.items():
+            seat = self.seat_of[agent]
+            if reward and table.players[seat] is None:
+                decision = table.open[seat]
+                if decision is None:
+                    table.early[seat] += reward
+                else:
+                    decision.reward += reward
+        if env.terminations[acting] or env.truncations[acting]:
+            self.closed.extend(decision for decision in table.open if decision is not None)
+            self.games += 1
+            self._new_game(table)
+
+    def _rollout(self, closed: list[_Decision]) -> Rollout:
+        advantages = self._advantages(closed)
+        legal, valid = pad_rows([decision.legal for decision in closed])
+        value = np.array([decision.value for decision in closed], np.float32)
+        return Rollout(
+            observations=np.stack([decision.observation for decision in closed]),
+            legal=legal,
+            valid=valid,
+            slots=np.array([decision.slot for decision in closed], np.int64),
+            log_probs=np.array([decision.log_prob for decision in closed], np.float32),
+            values=value,
+            rewards=np.array([decision.reward for decision in closed], np.float32),
+            advantages=advantages,
+            returns=advantages + value,
+            env_steps=self.env_steps,
+            games=self.games,
+        )
+
+    def _advantages(self, closed: list[_Decision]) -> np.ndarray:
+        """GAE over each seat's trajectory. A decision's successor closes after it, so walking
+        back in closing order meets the successor's advantage first; a successor outside
+        ``closed`` (still open) cuts the sum there, bootstrapped with its value."""
+        gamma, decay = self.gamma, self.gamma * self.gae_lambda
+        advantage: dict[int, float] = {}
+        out = np.zeros(len(closed), np.float32)
+        for index in range(len(closed) - 1, -1, -1):
+            decision = closed[index]
+            following = decision.next
+            if following is None:
+                delta, carried = decision.reward - decision.value, 0.0
+            else:
+                delta = decision.reward + gamma * following.value - decision.value
+                carried = advantage.get(id(following), 0.0)
+            out[index] = advantage[id(decision)] = delta + decay * carried
+        return out
+
+
+def pad_rows(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Integer rows of different lengths, left-aligned in one array: ``(padded, valid)``."""
+    lengths = np.array([len(row) for row in rows])
+    padded = np.zeros((len(rows), int(lengths.max(initial=1))), np.int64)
+    valid = np.arange(padded.shape[1]) < lengths[:, None]
+    padded[valid] = np.concatenate(rows) if rows else []
+    return padded, valid
