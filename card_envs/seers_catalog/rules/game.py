@@ -68,6 +68,7 @@ from card_envs.seers_catalog.rules.text import render_table
 
 NUM_ROUNDS = 4
 CACHE_LIMIT = 50_000
+BUILDS_LIMIT = 1024  # builds in progress at once (one per env sharing this game) and then some
 DEAL_KEYS = ("hands", "leader", "chance")
 DEAL = "deal"  # the chance event: one round's hands, seat 0 first (cards in none are out)
 
@@ -419,7 +420,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         key = (tuple(hand), top, first)
         moves = self._building.get(key)
         if moves is None:
-            if len(self._building) > CACHE_LIMIT:
+            if len(self._building) > BUILDS_LIMIT:
                 self._building.clear()
             kinds = tuple(map(KIND.__getitem__, hand))
             moves = self._building[key] = self._moves(kinds, top, first)
@@ -541,11 +542,13 @@ class SeersCatalogGame(Game[SeersCatalogState]):
                 self._lens(state, (state.turn + index + 1) % self.num_players, rng)
 
     def _add(self, state: SeersCatalogState, kind: int) -> None:
-        hand = state.hands[state.turn]
+        """The card of ``kind`` joins the meld: a wild not yet chosen, else the one card of
+        that kind (its code: a suited kind is its code, an artifact's is 4 below it)."""
         if kind == WILD:
+            hand = state.hands[state.turn]
             code = next(c for c in hand if KIND[c] == WILD and c not in state.pending)
         else:
-            code = next(c for c in hand if KIND[c] == kind)
+            code = kind if kind < WILD else kind + ARTIFACT_BASE - WILD - 1
         state.pending.append(code)
 
     def _play(self, state: SeersCatalogState, finish: Finish, rng: np.random.Generator) -> None:

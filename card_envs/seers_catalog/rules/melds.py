@@ -139,7 +139,7 @@ class _Generator:
             lift = K_CAULDRON in hand
             self.near = (value - lift, value + lift)
             self.past = value + lift + 1
-        self.wilds = sum(k == WILD for k in hand)
+        self.wilds = hand.count(WILD)
         self.arts = {k for k in hand if k > WILD}
         self.suited = [k for k in hand if k < WILD]
         self.held = set(self.suited)
@@ -151,14 +151,22 @@ class _Generator:
         self._special: list[list[tuple[int, frozenset[int]]]] = []
 
     def _record(self, cards: list[int], finish: Finish, kind: int, size: int, value: int) -> None:
-        if self.first is not None and self.first not in cards:
+        first, top, plays = self.first, self.top, self.plays
+        if first is not None and first not in cards:
             return
-        top = self.top
+        floor = -1  # the rank2 to beat
+        if top is not None:
+            if kind != top[0] or size != top[1]:
+                return
+            floor = top[2]
         for half in self.halves:
-            if top is not None and (kind != top[0] or size != top[1] or 2 * value + half <= top[2]):
-                continue
-            key = tuple(sorted([*cards, K_HALF] if half else cards))
-            self.plays.setdefault(key, set()).add(finish)
+            if 2 * value + half > floor:
+                key = tuple(sorted([*cards, K_HALF] if half else cards))
+                found = plays.get(key)
+                if found is None:
+                    plays[key] = {finish}
+                else:
+                    found.add(finish)
 
     def artifact_singles(self) -> None:
         if K_GO_FIRST in self.arts and self.top is None:
