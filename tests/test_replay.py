@@ -1,15 +1,18 @@
-"""``card-envs replay`` and the commands that write records (``arena --record``, ``play
---record``): what they write replays, and the replay shows each seat only its own view."""
+"""``card-envs replay``, the commands that write records (``arena --record``, ``play
+--record``) and ``card-envs dataset``: what they write replays, and the replay shows each seat
+only its own view."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from card_envs import cli, make
 from card_envs.agents import make_agent
 from card_envs.agents.match import play_game
+from card_envs.datasets import build_dataset
 from card_envs.records import read_records, record_game, replay, write_records
 from card_envs.tools.arena import Lineup, make_tasks, play_timed
 from card_envs.tools.play import play_session, seen_move
@@ -176,3 +179,34 @@ def test_play_records_the_game_finished_or_abandoned(tmp_path):
     assert replay(finished).game.is_over(replay(finished).game_state)
     assert abandoned["agents"] == ["human", "heuristic"] and len(abandoned["actions"]) >= 1
     assert not replay(abandoned).game.is_over(replay(abandoned).game_state)
+
+
+# -- card-envs dataset -------------------------------------------------------------------------
+def test_the_dataset_command_writes_the_arrays_and_never_overwrites(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    records = [recorded(seed=seed) for seed in (1, 2, 3)]
+    write_records(first, records[:2])
+    write_records(second, records[2:])
+    out = tmp_path / "data.npz"
+    assert cli.main(["dataset", str(first), str(second), "--out", str(out), "--gamma", "0.9"]) == 0
+    rows = sum(len(r["actions"]) for r in records)
+    assert f"{rows:,} decisions of 3 games (gamma 0.9)" in capsys.readouterr().out
+    with np.load(out) as saved:
+        expected = build_dataset(records, gamma=0.9)
+        assert sorted(saved.files) == sorted(expected)
+        for name, array in expected.items():
+            assert saved[name].dtype == array.dtype and np.array_equal(saved[name], array)
+    before = out.read_bytes()
+    assert cli.main(["dataset", str(first), "--out", str(out)]) == 2
+    assert "exists" in capsys.readouterr().err and out.read_bytes() == before
+    assert cli.main(["dataset", str(first), "--out", str(tmp_path / "data.npy")]) == 2
+    assert "name the .npz file" in capsys.readouterr().err
+
+
+def test_the_dataset_command_names_the_file_of_a_malformed_record(tmp_path, capsys, record):
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    write_records(good, [record])
+    write_records(bad, [record, dict(record, format="other")])
+    assert cli.main(["dataset", str(good), str(bad), "--out", str(tmp_path / "d.npz")]) == 2
+    assert f"{bad}: record line 2 field 'format'" in capsys.readouterr().err
+    assert not (tmp_path / "d.npz").exists()
