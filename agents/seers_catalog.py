@@ -18,6 +18,7 @@ from card_envs.seers_catalog.rules.melds import (
     RUN,
     Finish,
     Key,
+    Plays,
     legal_plays,
     meld_key,
 )
@@ -53,6 +54,15 @@ class HeuristicAgent(Agent):
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)
         self.actions = action_spec(info.num_players)
+        self._plays: tuple[tuple[tuple[int, ...], Key | None], Plays] | None = None
+
+    def _legal_plays(self, hand: list[int], top: Key | None) -> Plays:
+        """``legal_plays`` kept for the last hand and table: a meld is built over several
+        decisions with the same hand, and listing them all is the cost of a decision."""
+        key = (tuple(hand), top)
+        if self._plays is None or self._plays[0] != key:
+            self._plays = (key, legal_plays(hand, top))
+        return self._plays[1]
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
@@ -73,7 +83,7 @@ class HeuristicAgent(Agent):
         top = top_key(views)
         plays = {
             cards: finishes
-            for cards, finishes in legal_plays(hand, top).items()
+            for cards, finishes in self._legal_plays(hand, top).items()
             if list(cards[: len(building)]) == building
         }
         if not plays:
