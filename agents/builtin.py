@@ -71,7 +71,7 @@ def make_search(kind: str, info: EnvInfo, seed: int | None = None) -> SearchAgen
     if cls is None or (options and "=" not in options):
         return None
     budget = parse_budget(options, cls.default_budget(info))
-    guide = make_builtin("heuristic", info, seed) if budget.rollout == "heuristic" else None
+    guide = make_builtin("heuristic", info, seed) if budget.needs_heuristic else None
     return cls(info, seed, budget, guide)
 
 

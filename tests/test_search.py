@@ -169,10 +169,21 @@ def test_budget_is_given_in_the_kind():
         ("pimc:seconds=fast", "seconds must be a number"),
         ("ismcts:horizon=trick", "horizon must be one of game, round"),
         ("ismcts:rollout=greedy", "rollout must be one of random, heuristic"),
+        ("ismcts:prior=-1", "prior must be >= 0"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_agent(bad, info, 0)
     assert parse_budget("", Budget(depth=3)) == Budget(depth=3)
+
+
+def test_the_prior_leans_on_the_heuristics_move():
+    """With a large prior the search plays the heuristic's move; the teacher shows the lean."""
+    env = positions("seamless_v0", 4, seed=2)[0]
+    heuristic = make_agent("heuristic", env.describe(), 0).act_at(env, env.last()[0])
+    agent = make_agent("ismcts:iterations=8,horizon=round,prior=100", env.describe(), 0)
+    policy = agent.policy(env)
+    assert policy[heuristic] > 0.99
+    assert sum(policy.values()) == pytest.approx(1.0)
 
 
 def test_a_search_agent_needs_the_env():

@@ -29,13 +29,16 @@ class Budget:
     is scored (``"round"``), and at most ``depth`` moves (0: no cap); the position it stops
     in is valued by :func:`~card_envs.agents.search.values.values`. Its moves are uniformly
     random (``rollout="random"``) or the game's heuristic's for every seat (``"heuristic"``,
-    slower per move). ``c`` is the UCT exploration constant (IS-MCTS only)."""
+    slower per move); with the heuristic, ``prior`` adds that share of the search's weight to
+    the heuristic's own move at the decision, so the search overrules it only when it clearly
+    prefers another. ``c`` is the UCT exploration constant (IS-MCTS only)."""
 
     iterations: int = 200
     seconds: float | None = None
     horizon: str = "game"
     depth: int = 0
     rollout: str = "random"
+    prior: float = 0.0
     c: float = 0.7
 
     def __post_init__(self) -> None:
@@ -49,8 +52,15 @@ class Budget:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
         if self.depth < 0:
             raise ValueError(f"depth must be >= 0 (0: play to the end), got {self.depth}")
+        if self.prior < 0:
+            raise ValueError(f"prior must be >= 0, got {self.prior}")
         if self.c < 0:
             raise ValueError(f"c must be >= 0, got {self.c}")
+
+    @property
+    def needs_heuristic(self) -> bool:
+        """Whether the search consults the game's heuristic (rollouts or the prior)."""
+        return self.rollout == "heuristic" or self.prior > 0
 
 
 def parse_budget(text: str, default: Budget) -> Budget:
@@ -92,9 +102,9 @@ class SearchAgent(Agent):
     ):
         super().__init__(info, seed)
         self.budget = budget or self.default_budget(info)
-        if self.budget.rollout == "heuristic" and rollout_agent is None:
+        if self.budget.needs_heuristic and rollout_agent is None:
             raise ValueError(
-                "rollout='heuristic' needs the game's heuristic as rollout_agent; "
+                "rollout='heuristic' or a prior needs the game's heuristic as rollout_agent; "
                 "make_agent('ismcts:rollout=heuristic', info, seed) passes it"
             )
         self.rollout_agent = rollout_agent
@@ -132,13 +142,21 @@ class SearchAgent(Agent):
         (visit or vote shares, summing to 1): what the agent plays from and what a student can
         be distilled towards."""
         game, state = env.unwrapped.game, env.unwrapped.game_state
-        self._encoding = env.unwrapped.encoding
+        encoding = self._encoding = env.unwrapped.encoding
         legal = game.legal_actions(state)
         if not legal:
             raise RuntimeError("no decision to make: the game is over; call reset()")
         if len(legal) == 1:
             return {legal[0]: 1.0}
-        counts = self.search(game, state, game.current_player(state), legal)
+        seat = game.current_player(state)
+        counts = self.search(game, state, seat, legal)
+        if self.budget.prior and self.rollout_agent is not None:
+            seen = {
+                "observation": encoding.observe(state, seat),
+                "action_mask": game.legal_mask(state),
+            }
+            guess = self.rollout_agent.act(seen)  # the seat's own observation
+            counts[guess] = counts.get(guess, 0) + self.budget.prior * sum(counts.values())
         total = sum(counts.values())
         return {action: counts.get(action, 0) / total for action in legal}
 
