@@ -14,6 +14,8 @@ trained agent (docs/agents.md).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from card_envs.agents.base import Agent
@@ -28,6 +30,7 @@ from card_envs.unfortunate_events.rules.cards import (
     NUM_KINDS,
     PER_COLOUR,
     POE,
+    SET_SIZES,
     SETS,
     SNICKET,
     WILD_BASE,
@@ -51,10 +54,10 @@ SET3_CARDS = np.array(
 # How eagerly each kind is discarded when losing it costs no coverage (higher goes first).
 DISCARD_PRIORITY = {POE: 6.0, BURN: 5.0, EYE: 4.0, SNICKET: -1.0, BEATRICE: -3.0}
 WILD_PRIORITY = -2.0
-# The kinds a draw can bring that may raise coverage: characters, colour wilds, Beatrice.
-SET_KINDS = (*range(EYE), BEATRICE)
 # How many outs one card is worth giving up to keep it from a player known to collect its colour.
 FEED_PENALTY = 4.0
+# Hands whose coverage and raising kinds are remembered (a game meets a few hundred).
+CACHE_SIZE = 1 << 14
 
 
 def _use(naturals: list[int], size: int) -> list[int]:
@@ -76,24 +79,73 @@ def laid_cards(views: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def coverage(hand: list[int], needs: list[int]) -> int:
-    """How many of the owed cards ``hand`` fills, set by set (greedy, both need orders)."""
+    """How many of the owed cards ``hand`` fills, set by set (greedy, both need orders). It
+    reads only the characters, colour wilds and whether Beatrice is held."""
+    return _covered(_colour_codes(hand), hand[BEATRICE] > 0, tuple(sorted(needs)))
+
+
+# A colour's part of a hand as one int, ((c0 * 16 + c1) * 16 + c2) * 8 + wilds: room for every
+# count the deck allows plus the card a draw would add.
+_CHARACTER_ROOM, _WILD_ROOM = 16, 8
+# What one more card of each kind 0..EYE-1 (characters, colour wilds) adds to its colour's code.
+_CODE_STEP = tuple(
+    _WILD_ROOM * _CHARACTER_ROOM ** (PER_COLOUR - 1 - kind % PER_COLOUR) if kind < WILD_BASE else 1
+    for kind in range(EYE)
+)
+
+
+def _colour_codes(hand: list[int]) -> tuple[int, ...]:
+    """The four colours' codes of a hand."""
+    return tuple(
+        ((hand[c] * _CHARACTER_ROOM + hand[c + 1]) * _CHARACTER_ROOM + hand[c + 2]) * _WILD_ROOM
+        + hand[WILD_BASE + colour]
+        for colour, c in enumerate(range(0, WILD_BASE, PER_COLOUR))
+    )
+
+
+class _Steps(dict[int, tuple[int, int]]):
+    """One greedy step for a set of ``size`` by colour code: (the cards of that colour it
+    covers, the colour's code after they are used), worked out on first use."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+
+    def __missing__(self, code: int) -> tuple[int, int]:
+        rest, wilds = divmod(code, _WILD_ROOM)
+        rest, c2 = divmod(rest, _CHARACTER_ROOM)
+        c0, c1 = divmod(rest, _CHARACTER_ROOM)
+        used = _use([c0, c1, c2], self.size)
+        cover = min(self.size, sum(used) + wilds) if any(used) else 0
+        spent = sum(step * n for step, n in zip(_CODE_STEP[:PER_COLOUR], used, strict=True))
+        self[code] = cover, code - spent - max(0, cover - sum(used))
+        return self[code]
+
+
+_STEPS = {size: _Steps(size) for size in SET_SIZES}
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _covered(codes: tuple[int, ...], beatrice: bool, needs: tuple[int, ...]) -> int:
+    """:func:`coverage` of the hand with these colour codes and Beatrice or not, ``needs``
+    ascending. Each order of the needs takes, set by set, the first colour that covers most,
+    and Beatrice adds one to an order that leaves a set short but not empty."""
+    if not needs:
+        return 0
     best = 0
-    for order in (sorted(needs, reverse=True), sorted(needs)):
-        counts, beatrice, total, shortfalls = list(hand), hand[BEATRICE], 0, []
+    for order in (needs[::-1], needs) if needs[0] != needs[-1] else (needs,):
+        left, total, short = list(codes), 0, 0
         for size in order:
-            pick, pick_cover, pick_use = 0, -1, [0, 0, 0]
-            for colour in range(NUM_COLOURS):
-                first = colour * PER_COLOUR
-                used = _use(counts[first : first + PER_COLOUR], size)
-                cover = min(size, sum(used) + counts[WILD_BASE + colour]) if any(used) else 0
-                if cover > pick_cover:
-                    pick, pick_cover, pick_use = colour, cover, used
-            for i, n in enumerate(pick_use):
-                counts[pick * PER_COLOUR + i] -= n
-            counts[WILD_BASE + pick] -= max(0, pick_cover - sum(pick_use))
-            total += pick_cover
-            shortfalls.append(size - pick_cover)
-        if beatrice and max(shortfalls) > 0 and max(shortfalls) < max(needs):
+            steps = _STEPS[size]
+            pick, (cover, after) = 0, steps[left[0]]
+            for colour in range(1, NUM_COLOURS):
+                step = steps[left[colour]]
+                if step[0] > cover:
+                    pick, (cover, after) = colour, step
+            left[pick] = after
+            total += cover
+            short = max(short, size - cover)
+        if beatrice and 0 < short < needs[-1]:
             total += 1
         best = max(best, total)
     return best
@@ -226,17 +278,26 @@ def unseen(views: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def outs(hand: list[int], needs: list[int], pool: np.ndarray) -> float:
-    """How many of the ``pool`` cards would raise ``hand``'s coverage if drawn next (``hand`` is
-    changed while counting and restored)."""
-    base = coverage(hand, needs)
-    total = 0.0
-    for kind in SET_KINDS:
-        if pool[kind] > 0:
-            hand[kind] += 1
-            if coverage(hand, needs) > base:
-                total += float(pool[kind])
-            hand[kind] -= 1
-    return total
+    """How many of the ``pool`` cards would raise ``hand``'s coverage if drawn next."""
+    raising = _raising(_colour_codes(hand), hand[BEATRICE] > 0, tuple(sorted(needs)))
+    return sum((float(pool[kind]) for kind in raising if pool[kind] > 0), 0.0)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _raising(codes: tuple[int, ...], beatrice: bool, needs: tuple[int, ...]) -> tuple[int, ...]:
+    """The kinds whose draw would raise the coverage of the hand with these colour codes (of
+    those that can: characters, colour wilds, Beatrice; ascending): what :func:`outs` counts,
+    whatever the pool."""
+    base = _covered(codes, beatrice, needs)
+    raising = []
+    for kind in range(EYE):
+        more = list(codes)
+        more[colour_of(kind)] += _CODE_STEP[kind]
+        if _covered(tuple(more), beatrice, needs) > base:
+            raising.append(kind)
+    if _covered(codes, True, needs) > base:
+        raising.append(BEATRICE)
+    return tuple(raising)
 
 
 class OutsAgent(HeuristicAgent):

@@ -808,6 +808,24 @@ def test_each_laid_set_is_observed_not_just_their_cards():
     assert not np.array_equal(observations[0]["laid3"], observations[1]["laid3"])
 
 
+def test_one_encoding_follows_every_state_it_is_given():
+    """The encoding keeps the laid pieces between calls (they rarely change): they must follow
+    the state given, also when the same laid lists are changed in place."""
+    table = ["Violet+Klaus+Sunny", "Violet+Violet+green wild", "Monty+Monty+Josephine+Josephine"]
+    game, laid = build(
+        [HAND_A, ["Stephano", "Stephano", "Bald Man"], FILLER], laid=[[], table, []], poe=(0, 1, 0)
+    )
+    _, bare = build([HAND_A, HAND_B, FILLER])
+    encoding = UnfortunateEventsEncoding(game)
+    for state in (laid, bare, laid, laid, bare):
+        for seat in range(3):
+            fresh = UnfortunateEventsEncoding(game).observe(state, seat)
+            assert np.array_equal(encoding.observe(state, seat), fresh)
+    laid.laid[1].pop()  # in place: the kept copy must not be the state's own list
+    assert not _views(game, laid, 0)["laid4"].any()
+    assert not encoding.spec.views(encoding.observe(laid, 0))["laid4"].any()
+
+
 def test_max_steps_bounds_the_longest_game():
     game = UnfortunateEventsGame(4, turn_cap=10, max_rounds=3)
     assert game.max_steps == 3 * (10 * 6 + 1)
@@ -877,6 +895,8 @@ def test_rule_violation_answers_for_the_rules_behind_the_shared_checks(num_playe
         if game.is_over(state) or game.is_truncated(state):
             break
         legal = game.legal_actions(state)
+        mask = game.legal_mask(state)  # written apart from the list in the busiest phases
+        assert mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == legal
         for action in range(game.actions.size):
             reason = game.rule_violation(state, *game.actions.decode(action))
             assert reason == game.illegal_reason(state, action)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_unfortunate_events import SNICKET_DEAL, _env_after_poe
 
 from card_envs import make
@@ -11,7 +13,7 @@ from card_envs.agents import agent_kinds, make_agent
 from card_envs.agents.match import play_game, win_share
 from card_envs.agents.unfortunate_events import coverage, outs, unseen
 from card_envs.unfortunate_events.rules import parse_kinds
-from card_envs.unfortunate_events.rules.cards import COPIES, counts_of, parse_kind
+from card_envs.unfortunate_events.rules.cards import COPIES, NUM_KINDS, counts_of, parse_kind
 
 
 def hand_of(*names: str) -> list[int]:
@@ -99,6 +101,25 @@ def test_outs_count_the_unseen_cards_that_raise_coverage():
     assert outs(list(hand), [3], pool) == 5 + 3 + 1
     _, views = _table(hand)
     assert list(unseen(views)) == list(pool)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, NUM_KINDS - 1), max_size=12),
+    needs=st.lists(st.sampled_from([3, 4]), min_size=1, max_size=3),
+)
+def test_outs_count_exactly_the_draws_that_raise_coverage(cards, needs):
+    """``outs`` remembers, per hand, which kinds raise its coverage; that must be the count of
+    every unseen card whose draw raises it (Beatrice and the specials included)."""
+    hand = [min(h, c) for h, c in zip(counts_of(cards), COPIES, strict=True)]
+    pool = np.asarray(COPIES) - np.asarray(hand)
+    base, expected = coverage(hand, needs), 0.0
+    for kind in range(NUM_KINDS):
+        more = list(hand)
+        more[kind] += 1
+        if pool[kind] > 0 and coverage(more, needs) > base:
+            expected += float(pool[kind])
+    assert outs(list(hand), needs, pool) == expected
 
 
 def test_unseen_leaves_out_the_discard_laid_sets_and_known_cards():
