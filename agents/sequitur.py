@@ -11,6 +11,7 @@ most points first (never passing: a claim only gains points).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress
 
 import numpy as np
 
@@ -46,6 +47,7 @@ CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache i
 
 PLAIN = (NO_CHOICE, NO_CHOICE)  # the one choice of a spelling without the blank or the Q ball
 POINTS = LETTER_POINTS.__getitem__
+SLOTS_OF = [[bits >> slot & 1 for slot in range(MAX_RACK)] for bits in range(1 << MAX_RACK)]
 GOAL_PIECES = ("secret", "public", "face_down")  # the goals my word could earn
 Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
 Spelled = tuple[int, int, int, str, int]  # spelling key, blank letter, Q mode, word, word score
@@ -123,20 +125,24 @@ class HeuristicAgent(Agent):
 
     def _spellings(self, rack: list[int]) -> Iterator[Spelled]:
         """As :meth:`_words` says; a word of plain letters (its only choice ``PLAIN``) is read
-        and scored without the blank's and the Q's cases."""
+        and scored by selecting its slots from the rack's text and points, without the blank's
+        and the Q's cases."""
+        text = "".join([ALPHABET[code] if code < len(ALPHABET) else "?" for code in rack])
+        points = list(map(POINTS, rack))
         for key, options in find_spellings(tuple(rack), self.dictionary).items():
             direction, bits = divmod(key, 1 << MAX_SLOTS)
+            if options[0] == PLAIN:
+                word = "".join(compress(text, SLOTS_OF[bits]))
+                score = len(word) + sum(compress(points, SLOTS_OF[bits]))
+                yield key, NO_CHOICE, NO_CHOICE, word[::-1] if direction else word, score
+                continue
             codes = [code for slot, code in enumerate(rack) if bits >> slot & 1]
             if direction:
                 codes.reverse()
-            if options[0] == PLAIN:
-                word = "".join([ALPHABET[code] for code in codes])
-                yield key, NO_CHOICE, NO_CHOICE, word, len(word) + sum(map(POINTS, codes))
-                continue
             for blank, q_mode in options:
                 word = read_word(codes, blank, q_mode)
-                points = sum(LETTER_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
-                yield key, blank, q_mode, word, len(word) + points
+                score = sum(LETTER_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
+                yield key, blank, q_mode, word, len(word) + score
 
     def _best(self, rack: list[int], targets: list[int]) -> Plan:
         """The rack's value and the spelling that earns it (cached by rack and goals)."""
@@ -151,9 +157,13 @@ class HeuristicAgent(Agent):
     def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
         """The first spelling of the highest value, plus a little for the number of them."""
         best: Plan = (-1.0, -1, -1, -1)
+        goals = [(g, self.goals[g].points) for g in targets]
         for key, blank, q_mode, word, score in spelled:
-            value = SCORE_WEIGHT * score
-            value += sum(self.goals[g].points for g in targets if self._meets(word, g))
+            earned = 0  # goal points, summed before they are added to the word-score part
+            for goal, points in goals:
+                if self._meets(word, goal):
+                    earned += points
+            value = SCORE_WEIGHT * score + earned
             if value > best[0]:
                 best = (value, key, blank, q_mode)
         return (best[0] + BREADTH_WEIGHT * len(spelled), *best[1:])
