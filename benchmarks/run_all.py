@@ -1,7 +1,8 @@
 """Run the benchmarks and the arena and record them for the repository.
 
-Writes ``benchmarks/results/bench.json``, ``arena.json`` and ``arena.png``, refreshes the table
-in ``docs/benchmarks.md``, and prints cProfile hot spots of any game below the speed target.
+Writes ``benchmarks/results/bench.json``, ``arena.json`` and ``arena.png``, refreshes the tables
+in ``docs/benchmarks.md`` and the README, and prints cProfile hot spots of any game below the
+speed target (``make bench`` is the same without the arena and the hot spots).
 Usage: ``.venv/bin/python benchmarks/run_all.py [--seconds 2] [--skip-arena]``.
 """
 
@@ -16,12 +17,14 @@ from card_envs.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
+README = ROOT / "README.md"
 
 
 def run(seconds: float, arena: bool) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     bench = ["bench", "--seconds", str(seconds), "--profile"]
-    code = main([*bench, "--json", str(RESULTS / "bench.json"), "--markdown", str(DOCS_PAGE)])
+    pages = ["--markdown", str(DOCS_PAGE), "--readme", str(README)]
+    code = main([*bench, "--json", str(RESULTS / "bench.json"), *pages])
     if code or not arena:
         return code
     return main(

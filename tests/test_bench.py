@@ -17,16 +17,40 @@ from card_envs.tools.bench import (
     MARK_START,
     RAW_SUFFIX,
     REFERENCES,
+    DecisionTimes,
     Measurement,
+    Report,
+    RulesReference,
+    decision_times,
+    heuristic_kinds,
     measure_game,
+    measure_hearts,
     measure_references,
+    readme_table,
+    report_json,
+    report_markdown,
     set_ratios,
     write_markdown,
 )
+from card_envs.tools.selection import default_players
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
+README = ROOT / "README.md"
+INFO = {
+    "date": "2026-01-01 00:00 UTC",
+    "cpu": "cpu",
+    "cores": 2,
+    "python": "3.11",
+    "numpy": "2",
+    "pettingzoo": "1",
+    "load_average": 0.5,
+}
 TINY = 0.01  # seconds per timed figure: one game each
+
+
+def has_hearts() -> bool:
+    return importlib.util.find_spec("pyspiel") is not None
 
 
 def has_references() -> bool:
@@ -42,29 +66,81 @@ def row(name: str, steps: float, reference: bool = False) -> Measurement:
     return Measurement(name, 2, reference, steps, 1.0, None, 1.0, 1.0)
 
 
+def timed(kind: str, median: float, p99: float, env: str = "g", players: int = 2):
+    return DecisionTimes(env, players, kind, median, p99, decisions=10, games=1)
+
+
 @pytest.mark.parametrize("name", env_names())
 def test_every_figure_of_a_game_is_measured(name):
     m = measure_game(name, min(player_counts(name)), TINY)
     assert m.agent_steps_per_s > 0 and m.games_per_s > 0 and m.rules_steps_per_s > 0
+    assert m.rules_observed_steps_per_s > 0
     assert m.reset_us > 0 and m.peak_kib > 0
-    assert not m.reference and m.ratio is None
+    assert not m.reference and m.ratio is None and m.meets_target is None
 
 
-def test_ratios_are_against_the_faster_reference_in_each_form():
+@pytest.mark.parametrize("name", env_names())
+def test_every_heuristic_kind_is_timed_per_decision(name):
+    n = default_players(name)
+    kinds = heuristic_kinds(name, n)
+    assert "heuristic" in kinds and "random" not in kinds
+    for kind in kinds:
+        t = decision_times(name, n, kind, TINY)
+        assert (t.env, t.players, t.kind, t.games) == (name, n, kind, 1)
+        assert t.decisions > 0 and 0 < t.median_us <= t.p99_us
+
+
+def test_an_unknown_heuristic_kind_is_refused():
+    with pytest.raises(ValueError, match="no heuristic_value agent for seamless_v0"):
+        decision_times("seamless_v0", 4, "heuristic_value", TINY)
+
+
+def test_ratios_are_against_the_faster_reference_in_each_form_with_both_targets():
     refs = [
         row("leduc_holdem_v4", 10.0, True),
         row("texas_holdem_v4", 20.0, True),
-        row("leduc_holdem_v4" + RAW_SUFFIX, 50.0, True),
+        row("leduc_holdem_v4" + RAW_SUFFIX, 60.0, True),
         row("texas_holdem_v4" + RAW_SUFFIX, 40.0, True),
     ]
-    game = row("g", 60.0)
-    set_ratios([game], refs)
-    assert (game.ratio, game.ratio_raw) == (3.0, 1.2)
-    assert game.meets_target
-    slow = row("s", 30.0)
-    set_ratios([slow], refs)
-    assert slow.meets_target is False
-    assert "MISS" in bench.verdict(slow) and "0.60x raw_env" in bench.verdict(slow)
+    fast, wrapped_only, slow = row("f", 90.0), row("w", 80.0), row("s", 30.0)
+    set_ratios([fast, wrapped_only, slow], refs)
+    assert (fast.ratio, fast.ratio_raw) == (4.5, 1.5) and fast.meets_target
+    assert bench.ratio_columns(fast) == ("4.50x ok", "1.50x ok")
+    assert bench.ratio_columns(wrapped_only) == ("4.00x ok", "1.33x below")
+    assert wrapped_only.meets_target is False
+    assert bench.ratio_columns(slow) == ("1.50x below", "0.50x below")
+    assert bench.ratio_columns(refs[0]) == ("reference", "reference")
+
+
+def test_a_heuristic_meets_its_target_at_150_us_median():
+    assert timed("h", 150.0, 900.0).meets_target
+    assert not timed("h", 150.1, 151.0).meets_target
+
+
+def test_reports_carry_every_section_with_its_flags():
+    game = Measurement("seamless_v0", 4, False, 45.0, 1.0, None, 1.0, 1.0, 4.5, 1.2, 7.0)
+    hearts = RulesReference("hearts", 4, 100.0, 70.0)
+    report = Report([game], [timed("heuristic", 40.0, 90.0), timed("fancy", 200.0, 300.0)], hearts)
+    block = report_markdown(report, INFO, 2.0)
+    assert "| `seamless_v0` | 4 | 45 | 1.0 | - | 7 | 1 | 1 | 4.50x ok | 1.20x below |" in block
+    assert "| `seamless_v0` | 4 | - | 7 | 0.10x |" in block and "| hearts | 4 | 100 | 70 |" in block
+    assert "| `g` | 2 | `heuristic` | 40.0 | 90.0 | 10 (1) | ok |" in block
+    assert "| `g` | 2 | `fancy` | 200.0 | 300.0 | 10 (1) | below |" in block
+    assert "load average 0.5" in block and "target 4x" in block and "target 1.5x" in block
+    data = report_json(report, INFO, 2.0)
+    assert data["targets"] == {"ratio": 4.0, "ratio_raw": 1.5, "decision_median_us": 150.0}
+    assert data["results"][0]["meets_target"] is False
+    assert [d["meets_target"] for d in data["decisions"]] == [True, False]
+    assert data["hearts"]["rules_observed_steps_per_s"] == 70.0
+
+
+def test_the_readme_table_gives_each_game_its_ranges_and_flags():
+    low, high = row("g", 40_000.0), row("g", 60_000.0)
+    low.ratio, low.ratio_raw, high.ratio, high.ratio_raw = 4.0, 1.4, 6.0, 2.1
+    times = [timed("heuristic", 30.0, 100.0), timed("heuristic", 50.0, 80.0, players=3)]
+    table = readme_table(Report([low, high], times), INFO)
+    line = "| `g` | 40.0-60.0k | 4.0-6.0x ok | 1.4-2.1x below | `heuristic` 50 / 100 ok |"
+    assert line in table and "load average 0.5" in table
 
 
 def test_references_are_skipped_with_a_message_without_rlcard(monkeypatch):
@@ -88,35 +164,60 @@ def test_markdown_block_is_replaced_and_the_rest_kept(tmp_path):
     assert "| t |" in (tmp_path / "new.md").read_text()
 
 
-def test_the_docs_page_has_the_generated_block():
-    text = DOCS_PAGE.read_text()
-    assert MARK_START in text and MARK_END in text
+def test_the_docs_page_and_the_readme_have_the_generated_block():
+    for page in (DOCS_PAGE, README):
+        text = page.read_text()
+        assert MARK_START in text and MARK_END in text
 
 
-def test_cli_writes_json_and_markdown(tmp_path, capsys):
-    out, page = tmp_path / "bench.json", tmp_path / "bench.md"
+def test_hearts_is_measured_or_skipped_with_a_message(monkeypatch):
+    messages: list[str] = []
+    if has_hearts():
+        hearts = measure_hearts(TINY, messages.append)
+        assert hearts.players == 4 and messages == []
+        assert hearts.rules_steps_per_s > 0 and hearts.rules_observed_steps_per_s > 0
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # makes `import pyspiel` fail
+    assert measure_hearts(TINY, messages.append) is None
+    assert "hearts skipped" in messages[-1] and "card-envs[bench]" in messages[-1]
+
+
+def test_cli_writes_json_markdown_and_readme(tmp_path, capsys):
+    out, page, readme = tmp_path / "bench.json", tmp_path / "bench.md", tmp_path / "README.md"
+    readme.write_text(f"# R\n\n{MARK_START}\nold\n{MARK_END}\n\nrest\n")
     args = ["bench", "--game", "seamless_v0", "--seconds", str(TINY)]
-    code = main([*args, "--json", str(out), "--markdown", str(page)])
+    code = main([*args, "--json", str(out), "--markdown", str(page), "--readme", str(readme)])
     assert code == 0
     data = json.loads(out.read_text())
-    assert {"cpu", "cores", "python", "date"} <= set(data["machine"])
+    assert {"cpu", "cores", "python", "date", "load_average"} <= set(data["machine"])
     names = [r["env"] for r in data["results"]]
     assert names[0] == "seamless_v0"
+    assert [(d["env"], d["kind"]) for d in data["decisions"]] == [("seamless_v0", "heuristic")]
     printed = capsys.readouterr().out
     table = page.read_text()
-    assert "| `seamless_v0` | 4 |" in table
+    assert "| `seamless_v0` | 4 |" in table and "| `seamless_v0` | 4 | `heuristic` |" in table
+    assert "| `seamless_v0` |" in readme.read_text() and readme.read_text().endswith("rest\n")
     if has_references():
         assert set(names[1:]) == {n + s for n in REFERENCES for s in ("", RAW_SUFFIX)}
         assert data["results"][0]["ratio"] > 0 and data["results"][0]["ratio_raw"] > 0
         assert "faster reference: " in printed and "leduc_holdem_v4" in table
     else:
         assert names == ["seamless_v0"] and "references skipped" in printed
+    if has_references() and has_hearts():
+        assert data["hearts"]["env"] == bench.HEARTS and "beside OpenSpiel's hearts" in table
+
+
+def test_cli_skips_the_heuristics_when_asked(tmp_path):
+    out = tmp_path / "bench.json"
+    args = ["bench", "--game", "seals_v0", "--players", "2", "--seconds", str(TINY)]
+    assert main([*args, "--skip-heuristics", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["decisions"] == []
 
 
 def test_cli_profile_prints_hot_spots_of_games_below_target(monkeypatch, capsys):
     monkeypatch.setattr(bench, "TARGET_RATIO", 1e9)  # every game misses
     monkeypatch.setattr(bench, "measure_references", lambda s, log: [row("ref", 1.0, True)])
-    assert main(["bench", "--game", "seamless_v0", "--seconds", str(TINY), "--profile"]) == 0
+    args = ["bench", "--game", "seamless_v0", "--seconds", str(TINY), "--skip-heuristics"]
+    assert main([*args, "--profile"]) == 0
     printed = capsys.readouterr().out
     assert "hot spots of seamless_v0" in printed and "tottime" in printed
 
@@ -126,14 +227,20 @@ def test_cli_rejects_a_non_positive_budget(capsys):
     assert "--seconds" in capsys.readouterr().err
 
 
-def test_run_all_script_records_results_and_the_table(tmp_path, monkeypatch):
+def test_run_all_script_records_results_and_the_tables(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
     run_all = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(run_all)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{MARK_START}\n{MARK_END}\n")
     monkeypatch.setattr(run_all, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(run_all, "DOCS_PAGE", tmp_path / "benchmarks.md")
+    monkeypatch.setattr(run_all, "README", readme)
     monkeypatch.setattr(bench, "measure_references", lambda s, log: [row("ref", 1.0, True)])
+    monkeypatch.setattr(bench, "measure_hearts", lambda s, log: None)
+    monkeypatch.setattr(bench, "heuristic_kinds", lambda name, n: [])  # timed in their own test
     assert run_all.run(TINY, arena=False) == 0
     results = json.loads((tmp_path / "results" / "bench.json").read_text())
     assert {r["env"] for r in results["results"]} >= set(env_names())
     assert "| `seamless_v0` | 4 |" in (tmp_path / "benchmarks.md").read_text()
+    assert "| `sequitur_v0` |" in readme.read_text()
