@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from card_envs import make
+from card_envs.agents.match import decisions
 from card_envs.core.cards import card, card_name, parse_card, rank_of, suit_of
-from card_envs.core.game import check_int_option, check_option, win_rewards
+from card_envs.core.game import FlatEncoding, check_int_option, check_option, win_rewards
 from card_envs.core.spec import ActionBlock, ActionSpec, ObsSpec, Piece, state_spec
 from card_envs.core.wrappers import illegal_action_penalty
 
@@ -130,3 +131,57 @@ def test_chance_script_names_what_is_wrong():
         chance_script({"chance": [1]}, ["round"])
     with pytest.raises(ValueError, match="must be a list of outcomes"):
         chance_script({"chance": {"round": 5}}, ["round"])
+
+
+class TinyEncoding(FlatEncoding):
+    """Writes the observer's seat into piece ``a`` and 7 into its slot of ``b``."""
+
+    def build_spec(self) -> ObsSpec:
+        return ObsSpec([Piece("a", (2, 3), "x"), Piece("b", (2,), "y", high=9)])
+
+    def write(self, state, seat, out):
+        out[seat] = 1.0
+        out[self.spec.offsets["b"] + seat] = 7.0
+
+
+def test_flat_encoding_writes_a_fresh_vector_and_fills_views_alike():
+    encoding = TinyEncoding(None)
+    first, again = encoding.observe(None, 1), encoding.observe(None, 1)
+    assert first.dtype == np.float32 and first is not again
+    assert first.tolist() == [0, 1, 0, 0, 0, 0, 0, 7]
+    buffer, views = encoding.spec.new()
+    encoding.encode(None, 1, views)
+    assert np.array_equal(buffer, first)
+
+
+def test_seat_offsets_place_each_absolute_seat_relative_to_the_observer():
+    spec = ObsSpec([Piece("hand", (3,), "x"), Piece("rows", (3, 4), "y")])
+    assert spec.seat_offsets("rows", 1, 3) == (3 + 2 * 4, 3, 3 + 4)
+    assert spec.seat_offsets("hand", 0, 3) == (0, 1, 2)
+
+
+def test_default_legal_mask_is_a_writable_int8_copy_of_the_legal_ids():
+    env = make("seamless_v0")  # Seamless keeps the default legal_mask
+    env.reset(seed=2)
+    game, state = env.game, env.game_state
+    mask = game.legal_mask(state)
+    assert mask.dtype == np.int8 and mask.shape == (game.actions.size,)
+    assert np.flatnonzero(mask).tolist() == game.legal_actions(state)
+    mask[:] = 0  # the caller's own array
+    assert np.flatnonzero(game.legal_mask(state)).tolist() == game.legal_actions(state)
+
+
+def test_rewards_hold_only_the_last_transitions_change():
+    """In score mode each step's ``rewards`` are that step's score changes: zero again after a
+    step that paid (Seamless scores at round ends only)."""
+    env = make("seamless_v0", reward_mode="score")
+    env.reset(seed=3)
+    before, paid = list(env.game.scores(env.game_state)), 0
+    for _agent, observation in decisions(env):
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        after = list(env.game.scores(env.game_state))
+        expected = {a: float(after[i] - before[i]) for i, a in enumerate(env.possible_agents)}
+        assert env.rewards == expected
+        paid += any(expected.values())
+        before = after
+    assert paid >= 2  # rounds ended with points, and the steps after them paid nothing
