@@ -297,6 +297,34 @@ def test_find_spellings_matches_brute_force(rack):
     assert {k: set(v) for k, v in found.items()} == expected
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(0, 26), min_size=3, max_size=9).filter(
+        lambda rack: rack.count(BLANK) <= 1 and rack.count(Q) <= 1
+    )
+)
+def test_find_spellings_lists_in_reading_order(rack):
+    """The heuristic keeps the first of equally good spellings, so its play depends on this
+    order (a faster search must keep it): left-to-right spellings first, then right-to-left;
+    within one, by the reading positions of the balls, a word before its extensions, the blank's
+    letters and the Q's modes (q, then qu) in order where the ball is read."""
+    rack = tuple(rack)
+    found = find_spellings(rack, WORDS)
+    paths = []
+    for key, options in found.items():
+        direction, bits = divmod(key, 1 << 10)
+        slots = [s for s in range(len(rack)) if bits >> s & 1]
+        positions = sorted(len(rack) - 1 - s if direction else s for s in slots)
+        for blank, q in options:
+            ball_at = [rack[len(rack) - 1 - k if direction else k] for k in positions]
+            choice = [blank if b == BLANK else q if b == Q else 0 for b in ball_at]
+            paths.append((direction, tuple(zip(positions, choice, strict=True)), key, (blank, q)))
+    expected: dict[int, list] = {}
+    for *_, key, option in sorted(paths):
+        expected.setdefault(key, []).append(option)
+    assert list(found.items()) == list(expected.items())
+
+
 # -- the rack and the Sequitur cards
 
 

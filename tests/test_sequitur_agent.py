@@ -6,7 +6,8 @@ import numpy as np
 
 from card_envs import make
 from card_envs.agents import make_agent
-from card_envs.agents.match import play_game, win_share
+from card_envs.agents.match import decisions, play_game, win_share
+from card_envs.sequitur.rules.state import BLANK_LETTER, Q_MODE
 
 
 def heuristic_share(num_players: int, games: int) -> float:
@@ -48,3 +49,21 @@ def test_heuristic_reads_only_its_observation():
         assert len(moves) == 1 and obs["action_mask"][moves.pop()] == 1
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
+
+
+def test_heuristic_caches_do_not_change_its_moves():
+    """An agent whose rack and plan caches have filled over a game moves as a fresh one would
+    (the blank letter and Q mode follow the agent's own spelling plan, so those are left out)."""
+    env = make("sequitur_v0", num_players=2)
+    env.reset(seed=7)
+    info = env.describe()
+    agent = make_agent("heuristic", info, seed=0)
+    decision = slice(info.obs_spec.offsets["decision"], info.obs_spec.offsets["round"])
+    compared = 0
+    for _, obs in decisions(env):
+        action = agent.act(obs)
+        if int(np.argmax(obs["observation"][decision])) not in (BLANK_LETTER, Q_MODE):
+            assert make_agent("heuristic", info, seed=0).act(obs) == action
+            compared += 1
+        env.step(action)
+    assert compared > 60
