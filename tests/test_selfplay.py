@@ -5,6 +5,7 @@ short run that beats random."""
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,6 +14,8 @@ import torch
 
 pytest.importorskip("sb3_contrib")
 
+from card_envs import make
+from card_envs.agents import make_agent
 from card_envs.training import selfplay
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool, legal_index
 from card_envs.training.selfplay_ppo import PPOSettings, new_policy, ppo_update
@@ -236,6 +239,41 @@ def test_update_equals_maskableppo_train():
     ppo_update(policy, rollout, settings, np.random.default_rng(0))
     for key, value in model.policy.state_dict().items():
         torch.testing.assert_close(policy.state_dict()[key], value, rtol=1e-4, atol=1e-6)
+
+
+def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path):
+    """``card-envs train GAME --selfplay`` at toy size: progress, evaluations, and a safe
+    checkpoint of a network without an advisor, which plays legal moves."""
+    from card_envs.agents.match import play_game
+    from card_envs.agents.policy import load_policy_agent, metadata_path
+    from card_envs.training.cli import main
+
+    out = tmp_path / "seals.safetensors"
+    flags = ["--players", "2", "--selfplay", "--timesteps", "600", "--tables", "4"]
+    flags += ["--rollout", "256", "--batch-size", "128", "--width", "16", "--eval-games", "4"]
+    flags += ["--snapshot-every", "300", "--eval-every", "300", "--out", str(out)]
+    assert main(["seals_v0", *flags, "--logdir", str(tmp_path / "runs")]) == 0
+    meta = json.loads(metadata_path(out).read_text())
+    assert meta["policy"]["advisor"] is None and meta["config"]["tables"] == 4
+    steps = [row["timesteps"] for row in meta["evaluations"]]
+    assert len(steps) >= 2 and steps == sorted(steps) and steps[-1] >= 600
+    (run,) = (tmp_path / "runs").iterdir()
+    assert len((run / "progress.jsonl").read_text().splitlines()) >= 3
+    env = make("seals_v0", num_players=2)
+    info = env.describe()
+    agents = [load_policy_agent(out, info), make_agent("random", info, 0)]
+    assert play_game(env, agents, seed=0).steps > 0  # an illegal move would raise
+
+
+def test_train_selfplay_refuses_an_advisor_and_a_resume(tmp_path):
+    from card_envs.training.cli import main
+
+    base = ["seals_v0", "--selfplay", "--logdir", str(tmp_path)]
+    with pytest.raises(ValueError, match="observation alone: no advisor"):
+        main([*base, "--advisor", "heuristic"])
+    with pytest.raises(ValueError, match="--resume is for the PPO trainer"):
+        main([*base, "--resume", str(tmp_path / "x.safetensors")])
+    assert not any(tmp_path.glob("seals_v0-*"))
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ Kept free of torch and Stable-Baselines3 imports so that ``card-envs --help`` st
 training itself is :func:`card_envs.training.train_ppo.train`.
 
     card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
+    card-envs train seals_v0 --selfplay --max-minutes 60
     python -m card_envs.training.cli seals_v0 --timesteps 20000 --out /tmp/seals.safetensors
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from card_envs.agents.policy import advisor_kinds
 from card_envs.registry import env_names, make
-from card_envs.training.config import DEFAULTS, OPPONENTS, new_run_dir
+from card_envs.training.config import DEFAULTS, OPPONENTS, SELFPLAY_DEFAULTS, new_run_dir
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -50,7 +51,17 @@ HELP: dict[str, str] = {
     "snapshot_every": "steps between self-play snapshots",
     "eval_every": "steps between held-out evaluations (each saves a zip in the run folder)",
     "eval_games": "games per held-out evaluation, against each of random and heuristic",
+    "tables": "games stepped in lockstep, one forward pass per policy per tick",
+    "rollout": "learner decisions per update",
+    "gae_lambda": "GAE's lambda over each seat's trajectory",
+    "pool_size": "frozen snapshots of the learner kept (the newest)",
+    "snapshot_share": "chance that a seat other than the learner's own is a snapshot",
 }
+SELFPLAY_HELP = (
+    "batched self-play (docs/training.md, Self-play): every seat is the learner or a frozen "
+    "snapshot of it, the network sees the observation alone; the flags marked 'with "
+    "--selfplay' apply, and those it shares take its defaults"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players", type=int, default=None, help="seats at the table (default: the game's)"
     )
-    for key, default in DEFAULTS.items():
+    parser.add_argument("--selfplay", action="store_true", help=SELFPLAY_HELP)
+    for key, default in {**DEFAULTS, **SELFPLAY_DEFAULTS}.items():
+        if key == "advisor":  # a name or none: its default depends on --selfplay
+            default = DEFAULTS[key]
         flag = "--" + key.replace("_", "-")
         if isinstance(default, bool):
             parser.add_argument(flag, action="store_true", help=HELP[key])
@@ -70,10 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 default=default,
                 help=f"{HELP[key]} (default: {' '.join(default)})",
             )
-        else:
-            parser.add_argument(
-                flag, type=type(default), default=default, help=f"{HELP[key]} (default: {default})"
-            )
+        else:  # None: the default of the mode (PPO or --selfplay), resolved by config_from_args
+            parser.add_argument(flag, type=type(default), default=None, help=default_help(key))
     parser.add_argument(
         "--out",
         type=Path,
@@ -97,6 +109,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def default_help(key: str) -> str:
+    """The help of a flag whose default depends on ``--selfplay``."""
+    if key not in DEFAULTS:
+        return f"{HELP[key]} (with --selfplay; default: {SELFPLAY_DEFAULTS[key]})"
+    if key not in SELFPLAY_DEFAULTS:
+        return f"{HELP[key]} (default: {DEFAULTS[key]}; not with --selfplay)"
+    if key == "advisor":
+        return f"{HELP[key]} (default: {DEFAULTS[key]}; none with --selfplay)"
+    ppo, selfplay = DEFAULTS[key], SELFPLAY_DEFAULTS[key]
+    if ppo == selfplay:
+        return f"{HELP[key]} (default: {ppo})"
+    return f"{HELP[key]} (default: {ppo}; with --selfplay: {selfplay})"
+
+
 TRUST_HELP = (
     "load a Stable-Baselines3 zip, which is unpickled and can run code: only for files you trust"
 )
@@ -111,12 +137,20 @@ def run_paths(args: argparse.Namespace, now: datetime | None = None) -> tuple[Pa
 
 
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The run's settings as saved beside the model (player count resolved)."""
+    """The run's settings as saved beside the model (player count resolved, every flag not
+    given at the default of the mode: PPO, or ``--selfplay``)."""
     info = make(args.game, num_players=args.players).describe()
+    defaults = SELFPLAY_DEFAULTS if args.selfplay else DEFAULTS
     config = {"env": args.game, "num_players": info.num_players}
-    config |= {key: getattr(args, key) for key in DEFAULTS}
+    for key, default in defaults.items():
+        given = getattr(args, key)
+        config[key] = default if given is None else given
     if config["advisor"] in ("none", ""):
         config["advisor"] = None
+    if args.selfplay and config["advisor"] is not None:
+        raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
+    if args.selfplay and args.resume is not None:
+        raise ValueError("--selfplay starts from scratch: --resume is for the PPO trainer")
     if config["advisor"] is not None and config["advisor"] not in advisor_kinds(info):
         raise ValueError(
             f"--advisor {config['advisor']!r}: an advisor is one of {args.game}'s built-in "
@@ -126,11 +160,16 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from card_envs.training.train_ppo import train
-
-    run_dir, out = run_paths(args)
     config = config_from_args(args)
-    result = train(config, out, run_dir, args.resume, trust=args.trust_checkpoint)
+    run_dir, out = run_paths(args)
+    if args.selfplay:
+        from card_envs.training.selfplay_ppo import train_selfplay
+
+        result = train_selfplay(config, out, run_dir)
+    else:
+        from card_envs.training.train_ppo import train
+
+        result = train(config, out, run_dir, args.resume, trust=args.trust_checkpoint)
     best = next(r for r in result["evaluations"] if r["timesteps"] == result["best_timesteps"])
     print(json.dumps({"out": str(out), "seconds": result["train_seconds"], "best": best}))
     return 0

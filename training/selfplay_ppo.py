@@ -192,7 +192,6 @@ class SelfPlayTrainer:
             "env_steps": rollout.env_steps,
             "samples": len(rollout.slots),
             "games": rollout.games,
-            "mean_reward": float(rollout.rewards.sum() / max(rollout.games, 1)),
         }
 
 
