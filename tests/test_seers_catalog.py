@@ -36,6 +36,7 @@ from card_envs.seers_catalog.rules.melds import (
     classify,
     legal_plays,
     meld_key,
+    plays_from,
     valid_on_table,
 )
 
@@ -533,6 +534,23 @@ def test_generator_and_detector_agree(cards, wilds, top):
     focused = legal_plays(hand, top, focus=True)
     lowest = {cards: f for cards, f in plays.items() if cards[0] == hand[0]}
     assert {c: f for c, f in focused.items() if c[0] == hand[0]} == lowest
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cards=st.sets(st.sampled_from([*range(0, 36), *range(61, 71)]), min_size=1, max_size=12),
+    wilds=st.integers(0, 3),
+    top=st.one_of(st.none(), st.tuples(st.just(MATCH), st.just(1), st.integers(2, 30))),
+)
+def test_melds_from_a_first_card_are_those_of_the_whole_hand(cards, wilds, top):
+    """plays_from looks only at the cards that can join the first (joiners): the melds it
+    lists with that lowest kind are exactly the whole hand's."""
+    hand = tuple(sorted([*cards, *[WILD] * wilds]))
+    plays = legal_plays(hand, top)
+    for first in {k for k in hand if k <= WILD}:
+        lowest = {c: f for c, f in plays.items() if c[0] == first}
+        found = plays_from(hand, first, top)
+        assert {c: f for c, f in found.items() if c[0] == first} == lowest
 
 
 def test_kinds_table_is_consistent():

@@ -91,9 +91,10 @@ def plays_from(hand: Sequence[int], first: int, top: Key | None) -> Plays:
 def joiners(hand: Sequence[int], first: int, top: Key | None = None) -> tuple[int, ...]:
     """The kinds of ``hand`` that can be in a meld beating ``top`` whose lowest kind is
     ``first``: far fewer than the hand (so many hands share them). A suited card sets with cards
-    within one value (with the Cauldron) and runs in its suit (any suit with the Prism); Go
-    First and Crown take only Half Moon; on a Single, a single card takes only the Cauldron
-    and Half Moon."""
+    within one value (with the Cauldron) and runs in its suit (any suit with the Prism; without
+    Prism or Cauldron, only as far up as the wilds and the Stone fill the gaps); Go First and
+    Crown take only Half Moon; on a Single, a single card takes only the Cauldron and Half
+    Moon."""
     if top is not None and top[1] == 1:
         return tuple([k for k in hand if k == first or k in _LIFTS])
     if first in (K_GO_FIRST, K_CROWN):
@@ -102,12 +103,27 @@ def joiners(hand: Sequence[int], first: int, top: Key | None = None) -> tuple[in
     if first >= WILD or K_PRISM in rest:
         return tuple(rest)
     suit, value = divmod(first, NUM_VALUES)
-    spread = K_CAULDRON in rest
+    if K_CAULDRON in rest:
+        return tuple(
+            [
+                k
+                for k in rest
+                if k >= WILD or k // NUM_VALUES == suit or abs(k % NUM_VALUES - value) <= 1
+            ]
+        )
+    reach = value + rest.count(WILD) + (K_STONE in rest)  # the highest value its run covers
+    for above in sorted(
+        k % NUM_VALUES for k in rest if first < k < WILD and k // NUM_VALUES == suit
+    ):
+        if above > reach + 1:
+            break
+        reach += 1  # a card held next to it or in its way moves the reach one value up
     return tuple(
         [
             k
             for k in rest
-            if k >= WILD or k // NUM_VALUES == suit or abs(k % NUM_VALUES - value) <= spread
+            if k >= WILD
+            or (k % NUM_VALUES == value if k // NUM_VALUES != suit else k % NUM_VALUES <= reach)
         ]
     )
 
