@@ -57,10 +57,10 @@ class HeuristicAgent(Agent):
     def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
         """How good a hand each legal take leaves (see :meth:`_hand_value`)."""
         hand = _symbols(views["hand"])
+        row = [[int(count) for count in colour] for colour in views["row"].tolist()]
         values = []
         for action in legal:
-            taken = taken_cards(views["row"], int(action)).sum(axis=0)
-            after = [h + int(t) for h, t in zip(hand, taken, strict=True)]
+            after = [h + t for h, t in zip(hand, taken_symbols(row, int(action)), strict=True)]
             values.append(self._hand_value(after))
         return np.array(values)
 
@@ -119,6 +119,17 @@ class HeuristicAgent(Agent):
         if sum(symbols[v] > 0 for v in range(NUM_VALUES)) == NUM_VALUES - 1:
             return True
         return any(symbols[v] == SERIES_SIZE - 1 for v in MAJOR_VALUES)
+
+
+def taken_symbols(row: list[list[int]], action: int) -> list[int]:
+    """The symbol counts a take action lifts from the face-up row (colour x symbol counts), in
+    plain Python: a handful of small lists costs less than numpy's per-call overhead."""
+    block, index = ACTIONS.decode(action)
+    if block == "take_colour":
+        return row[index]
+    taken = [0] * NUM_SYMBOLS
+    taken[index] = sum(colour[index] for colour in row)
+    return taken
 
 
 def taken_cards(row: np.ndarray, action: int) -> np.ndarray:

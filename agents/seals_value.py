@@ -17,8 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from card_envs.agents.seals import HeuristicAgent, taken_cards
+from card_envs.agents.seals import HeuristicAgent
 from card_envs.core.env import EnvInfo
+from card_envs.seals.rules.actions import ACTIONS
 
 WEIGHTS = Path(__file__).resolve().parent / "checkpoints" / "seals_v0_value.npz"
 LAYERS = 3  # two hidden ReLU layers and a linear output: W0, b0 .. W2, b2
@@ -27,21 +28,40 @@ LAYERS = 3  # two hidden ReLU layers and a linear output: W0, b0 .. W2, b2
 def take_features(views: dict[str, np.ndarray], action: int) -> np.ndarray:
     """What the taker knows right after ``action``: its symbol counts, the symbols left face
     up, blasons, round counter, pile and hand sizes, the round and who started it (44 values)."""
+    return takes_features(views, np.array([action]))[0]
+
+
+def takes_features(views: dict[str, np.ndarray], actions: np.ndarray) -> np.ndarray:
+    """:func:`take_features` of every take in ``actions`` at once, one row each: a few numpy
+    calls for the whole decision instead of a dozen per take."""
     row = views["row"]
-    taken = taken_cards(row, action)
-    sizes = views["hand_sizes"].copy()
-    sizes[0] += taken.sum()
-    parts = [
-        (views["hand"] + taken).sum(axis=0) / 4,
-        (row - taken).sum(axis=0) / 4,
-        views["blasons"] / 5,
-        views["round_counter"] / 5,
-        views["pile_size"] / 57,
-        sizes / 20,
-        views["round"],
-        views["first"],
-    ]
-    return np.concatenate(parts).astype(np.float32)
+    symbols = row.shape[1]
+    taken = row * _take_selection(actions, row.shape)
+    fixed = np.concatenate(
+        [views["blasons"] / 5, views["round_counter"] / 5, views["pile_size"] / 57]
+    )
+    sizes = views["hand_sizes"] / 20
+    seats = np.concatenate([views["round"], views["first"]])
+    out = np.empty((len(actions), 2 * symbols + fixed.size + sizes.size + seats.size), np.float32)
+    out[:, :symbols] = (views["hand"] + taken).sum(axis=1) / 4
+    out[:, symbols : 2 * symbols] = (row - taken).sum(axis=1) / 4
+    at = 2 * symbols + fixed.size
+    out[:, 2 * symbols : at] = fixed
+    out[:, at : at + sizes.size] = sizes
+    out[:, at] = (views["hand_sizes"][0] + taken.sum(axis=(1, 2))) / 20  # the taker's, after
+    out[:, at + sizes.size :] = seats
+    return out
+
+
+def _take_selection(actions: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """For each take, 1 over the (colour x symbol) cells it lifts from the row, else 0."""
+    colours, symbols = shape
+    first_symbol = ACTIONS.start["take_symbol"]
+    by_colour = actions < first_symbol  # take_colour ids come first, then take_symbol
+    index = np.where(by_colour, actions - ACTIONS.start["take_colour"], actions - first_symbol)
+    colour_hit = by_colour[:, None] & (np.arange(colours)[None, :] == index[:, None])
+    symbol_hit = ~by_colour[:, None] & (np.arange(symbols)[None, :] == index[:, None])
+    return (colour_hit[:, :, None] | symbol_hit[:, None, :]).astype(np.float32)
 
 
 class AfterstateValue:
@@ -100,7 +120,7 @@ class ValueHeuristicAgent(HeuristicAgent):
         return WEIGHTS.exists() and feature_count(info) == shipped_value().inputs
 
     def _take_values(self, views: dict[str, np.ndarray], legal: np.ndarray) -> np.ndarray:
-        learned = self.value(np.stack([take_features(views, int(a)) for a in legal]))
+        learned = self.value(takes_features(views, legal))
         return super()._take_values(views, legal) + learned
 
 
