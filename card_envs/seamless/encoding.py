@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
 from card_envs.core.game import FlatEncoding
@@ -12,16 +12,19 @@ from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
 
 
-@lru_cache(maxsize=4096)
-def row_cards(suits: tuple[int, ...]) -> tuple[int, ...]:
-    """The card codes in a row (``suits[rank]`` is the owned suit or EMPTY). Cached: a row
-    changes only when its owner claims, and reading its 13 slots in Python is the dearest part
-    of an observation."""
+def row_cards(suits: list[int]) -> tuple[int, ...]:
+    """The card codes in a row (``suits[rank]`` is the owned suit or EMPTY)."""
     return tuple(suit * NUM_RANKS + rank for rank, suit in enumerate(suits) if suit >= 0)
 
 
 class SeamlessEncoding(FlatEncoding[SeamlessState]):
     game: SeamlessGame
+
+    def __init__(self, game: SeamlessGame):
+        super().__init__(game)
+        # Each seat's row as last seen (a copy) and its card codes: a row changes only when its
+        # owner claims, and reading its 13 slots in Python was the dearest part of observing.
+        self._rows_seen: list[tuple[list[int], tuple[int, ...]]] = [([], ())] * game.num_players
 
     def build_spec(self) -> ObsSpec:
         n, cards = self.game.num_players, DECK_SIZE
@@ -73,8 +76,14 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
         out[t.leader[state.leader]] = 1.0
         if state.phase == CLAIM and state.winner == seat:
             out[t.claiming] = 1.0
-        for row, suits in zip(t.rows, state.rows, strict=True):
-            for card in row_cards(tuple(suits)):
+        seen, rows = self._rows_seen, t.rows
+        for p, suits in enumerate(state.rows):
+            known, cards = seen[p]
+            if suits != known:
+                cards = row_cards(suits)
+                seen[p] = (suits[:], cards)
+            row = rows[p]
+            for card in cards:
                 out[row + card] = 1.0
         played = t.played
         for card in state.played:
