@@ -52,10 +52,10 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks
 
-# Measures afresh (about 6 minutes on two cores) and rewrites the shipped tables: docs/benchmarks.md,
-# the README's speed table and benchmarks/results/bench.json.
+# Measures afresh (about 2 minutes of CPU time, 1 s per figure) and rewrites the shipped tables:
+# docs/benchmarks.md, the README's speed table and benchmarks/results/bench.json.
 bench: $(STAMP)
-	$(BIN)/card-envs bench --seconds 2 --json benchmarks/results/bench.json \
+	$(BIN)/card-envs bench --seconds 1 --json benchmarks/results/bench.json \
 		--markdown docs/benchmarks.md --readme README.md
 
 docs: $(STAMP)
