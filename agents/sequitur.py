@@ -124,17 +124,22 @@ class HeuristicAgent(Agent):
         return spelled
 
     def _spellings(self, rack: list[int]) -> Iterator[Spelled]:
-        """As :meth:`_words` says; a word of plain letters (its only choice ``PLAIN``) is read
-        and scored by selecting its slots from the rack's text and points, without the blank's
-        and the Q's cases."""
+        """As :meth:`_words` says. Without the Q ball a word is read and scored by selecting its
+        slots from the rack's text ("?" the blank, then each blank letter in its place) and
+        points (the blank's are 0), rather than letter by letter."""
         text = "".join([ALPHABET[code] if code < len(ALPHABET) else "?" for code in rack])
         points = list(map(POINTS, rack))
         for key, options in find_spellings(tuple(rack), self.dictionary).items():
             direction, bits = divmod(key, 1 << MAX_SLOTS)
-            if options[0] == PLAIN:
+            if options[0][1] == NO_CHOICE:  # no Q ball in the word
                 word = "".join(compress(text, SLOTS_OF[bits]))
+                word = word[::-1] if direction else word
                 score = len(word) + sum(compress(points, SLOTS_OF[bits]))
-                yield key, NO_CHOICE, NO_CHOICE, word[::-1] if direction else word, score
+                if options[0] == PLAIN:
+                    yield key, NO_CHOICE, NO_CHOICE, word, score
+                    continue
+                for blank, q_mode in options:
+                    yield key, blank, q_mode, word.replace("?", ALPHABET[blank]), score
                 continue
             codes = [code for slot, code in enumerate(rack) if bits >> slot & 1]
             if direction:
