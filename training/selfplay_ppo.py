@@ -4,11 +4,13 @@
 The update is MaskablePPO's (sb3-contrib's ``MaskablePPO.train``): the same policy class and
 Adam optimizer, the same clipped surrogate, value and entropy losses, per-minibatch advantage
 normalisation, gradient-norm clipping and KL early stop; ``tests/test_selfplay.py`` checks that
-one step of each leaves the same weights. It is written out here because MaskablePPO's own
-``train`` evaluates the distribution over the whole action table: at Sequitur's 2,210 actions it
-digests 4.3k samples/s at two epochs (one torch thread), below the 5k/s that self-play at a fifth
-of the engine's speed needs before collection costs anything, while a Sequitur position has 11
-legal actions on average. Here the softmax runs over the legal actions alone (equal in value).
+one step of each leaves the same weights. It is written out here because
+MaskablePPO's own ``train`` evaluates the distribution over the whole action table, while a
+position has 3-4 legal moves on average (Sequitur: 11 of 2,210). On the same rollout, two epochs
+at width 64 on one torch thread: ``MaskablePPO.train`` 2.5k-2.7k samples/s on Sequitur, this
+update 11.4k-11.8k; on the Catastrophic Card Game (544 actions) 10.2k-11.1k against 41k. The
+softmax here runs over the legal moves alone, equal in value (a masked move has no probability
+either way).
 
 The network acts on the observation alone (no advisor). Deterministic for a seed.
 """
