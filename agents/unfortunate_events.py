@@ -81,7 +81,8 @@ def laid_cards(views: dict[str, np.ndarray]) -> np.ndarray:
 def coverage(hand: list[int], needs: list[int]) -> int:
     """How many of the owed cards ``hand`` fills, set by set (greedy, both need orders). It
     reads only the characters, colour wilds and whether Beatrice is held."""
-    return _covered(_colour_codes(hand), hand[BEATRICE] > 0, tuple(sorted(needs)))
+    codes = tuple(_CANONICAL[code] for code in _colour_codes(hand))
+    return _covered(codes, hand[BEATRICE] > 0, tuple(sorted(needs)))
 
 
 # A colour's part of a hand as one int, ((c0 * 16 + c1) * 16 + c2) * 8 + wilds: room for every
@@ -103,6 +104,30 @@ def _colour_codes(hand: list[int]) -> tuple[int, ...]:
     )
 
 
+def _decoded(code: int) -> tuple[int, int, int, int]:
+    """A colour code's three character counts and its wilds."""
+    rest, wilds = divmod(code, _WILD_ROOM)
+    rest, c2 = divmod(rest, _CHARACTER_ROOM)
+    c0, c1 = divmod(rest, _CHARACTER_ROOM)
+    return c0, c1, c2, wilds
+
+
+class _Canonical(dict[int, int]):
+    """A colour code with its character counts in descending order. Which of a colour's
+    characters a hand holds does not change its coverage (sets are three alike, three
+    different, four alike or two pairs: only the counts matter, and so do the counts left after
+    a set), so hands that differ only by that share one remembered entry."""
+
+    def __missing__(self, code: int) -> int:
+        *counts, wilds = _decoded(code)
+        c0, c1, c2 = sorted(counts, reverse=True)
+        self[code] = ((c0 * _CHARACTER_ROOM + c1) * _CHARACTER_ROOM + c2) * _WILD_ROOM + wilds
+        return self[code]
+
+
+_CANONICAL = _Canonical()
+
+
 class _Steps(dict[int, tuple[int, int]]):
     """One greedy step for a set of ``size`` by colour code: (the cards of that colour it
     covers, the colour's code after they are used), worked out on first use."""
@@ -112,9 +137,7 @@ class _Steps(dict[int, tuple[int, int]]):
         self.size = size
 
     def __missing__(self, code: int) -> tuple[int, int]:
-        rest, wilds = divmod(code, _WILD_ROOM)
-        rest, c2 = divmod(rest, _CHARACTER_ROOM)
-        c0, c1 = divmod(rest, _CHARACTER_ROOM)
+        c0, c1, c2, wilds = _decoded(code)
         used = _use([c0, c1, c2], self.size)
         cover = min(self.size, sum(used) + wilds) if any(used) else 0
         spent = sum(step * n for step, n in zip(_CODE_STEP[:PER_COLOUR], used, strict=True))
@@ -127,9 +150,9 @@ _STEPS = {size: _Steps(size) for size in SET_SIZES}
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _covered(codes: tuple[int, ...], beatrice: bool, needs: tuple[int, ...]) -> int:
-    """:func:`coverage` of the hand with these colour codes and Beatrice or not, ``needs``
-    ascending. Each order of the needs takes, set by set, the first colour that covers most,
-    and Beatrice adds one to an order that leaves a set short but not empty."""
+    """:func:`coverage` of the hand with these canonical colour codes and Beatrice or not,
+    ``needs`` ascending. Each order of the needs takes, set by set, the first colour that covers
+    most, and Beatrice adds one to an order that leaves a set short but not empty."""
     if not needs:
         return 0
     best = 0
@@ -288,14 +311,15 @@ def _raising(codes: tuple[int, ...], beatrice: bool, needs: tuple[int, ...]) -> 
     """The kinds whose draw would raise the coverage of the hand with these colour codes (of
     those that can: characters, colour wilds, Beatrice; ascending): what :func:`outs` counts,
     whatever the pool."""
-    base = _covered(codes, beatrice, needs)
+    canonical = [_CANONICAL[code] for code in codes]
+    base = _covered(tuple(canonical), beatrice, needs)
     raising = []
     for kind in range(EYE):
-        more = list(codes)
-        more[colour_of(kind)] += _CODE_STEP[kind]
+        more, colour = list(canonical), colour_of(kind)
+        more[colour] = _CANONICAL[codes[colour] + _CODE_STEP[kind]]
         if _covered(tuple(more), beatrice, needs) > base:
             raising.append(kind)
-    if _covered(codes, True, needs) > base:
+    if _covered(tuple(canonical), True, needs) > base:
         raising.append(BEATRICE)
     return tuple(raising)
 
