@@ -71,26 +71,27 @@ class HeuristicAgent(Agent):
         self._decision = slice(at["decision"], at["round"])
         self._rack = slice(at["racks"], at["racks"] + MAX_RACK * BALL_KINDS)
         self._ball = slice(at["ball"], at["drawn"])
+        self._drawn = slice(at["drawn"], at["drawn"] + len(self.goals))
         self._goals = [slice(at[piece], at[piece] + len(self.goals)) for piece in GOAL_PIECES]
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """Read the few pieces every decision needs from the flat vector (named views of all
         of it only for the decisions that need more)."""
-        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        # numpy's nonzero is about 10x faster on booleans than on the int8 mask (2210 values)
+        legal = np.flatnonzero(observation["action_mask"] != 0).tolist()
         vector = observation["observation"]
         decision = int(np.argmax(vector[self._decision]))
-        rack = (np.flatnonzero(vector[self._rack]) % BALL_KINDS).tolist()  # one-hot slots
-        secret, public, face_down = (vector[piece] for piece in self._goals)
-        targets = np.flatnonzero(secret + public + face_down).tolist()
+        rack = [i % BALL_KINDS for i in vector[self._rack].nonzero()[0].tolist()]  # one-hot slots
+        targets = sorted({g for piece in self._goals for g in vector[piece].nonzero()[0].tolist()})
         if decision == COLOUR:
             return self._colour(self.views(observation), rack, legal)
         if decision == KEEP:
-            return self._keep(self.views(observation), rack, legal)
+            return self._keep(vector[self._drawn].nonzero()[0].tolist(), rack, legal)
         if decision == PLACE:
             ball = int(np.argmax(vector[self._ball]))
             racks = [[ball, *rack], [*rack, ball]]
-            values = [self._best(r, targets)[0] for r in racks]
-            return self.actions.encode("place", int(np.argmax(values)))
+            left, right = (self._best(r, targets)[0] for r in racks)
+            return self.actions.encode("place", int(right > left))  # the first of equals
         if decision == SPELL_KEEP:
             return self._spell(rack, targets, legal)
         if decision in (BLANK_LETTER, Q_MODE):
@@ -192,9 +193,8 @@ class HeuristicAgent(Agent):
 
         return max(legal, key=lambda a: expected(self.actions.decode(a)[1]))
 
-    def _keep(self, views, rack: list[int], legal: list[int]) -> int:
+    def _keep(self, drawn: list[int], rack: list[int], legal: list[int]) -> int:
         """Keep a drawn goal a word of my rack meets (in solo: the better of two)."""
-        drawn = [int(g) for g in np.flatnonzero(views["drawn"])]
         words = {word for *_, word, _ in self._words(rack)}
 
         def value(goal: int) -> float:
