@@ -161,8 +161,8 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
         head += self._seats(state, seat, last)
         small = bytearray(head)
         laid3, laid4 = self._laid_pieces(state.laid)
-        small += _rotated(laid3, seat * NUM_SETS3)
-        small += _rotated(laid4, seat * NUM_KINDS)
+        small += laid3[seat * NUM_SETS3 : (seat + n) * NUM_SETS3]
+        small += laid4[seat * NUM_KINDS : (seat + n) * NUM_KINDS]
         known: list[int] = []
         for row in _rotated(state.known, seat):
             known += row
@@ -208,9 +208,9 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
         return _rotated(block, seat * width)
 
     def _laid_pieces(self, laid: list[list[int]]) -> tuple[bytes, bytes]:
-        """``laid3`` and ``laid4`` in absolute seat order, rebuilt only when ``laid`` differs
-        from the copy kept with them (a C-level comparison), so they are right for any
-        state."""
+        """``laid3`` and ``laid4`` in absolute seat order, twice over (so the rows by relative
+        seat are one slice), rebuilt only when ``laid`` differs from the copy kept with them (a
+        C-level comparison), so they are right for any state."""
         if laid == self._laid_source:
             return self._laid
         n = self.game.num_players
@@ -221,7 +221,7 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
                     laid3[p * NUM_SETS3 + set_id] += 1
                 else:
                     laid4[p * NUM_KINDS : (p + 1) * NUM_KINDS] = _SET_CARDS[set_id]
-        self._laid = bytes(laid3), bytes(laid4)
+        self._laid = bytes(laid3 + laid3), bytes(laid4 + laid4)
         self._laid_source = [list(sets) for sets in laid]
         return self._laid
 
