@@ -226,7 +226,7 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
         return self._laid
 
 
-_T = TypeVar("_T", list[int], list[list[int]], bytes)
+_T = TypeVar("_T", list[int], list[list[int]])
 
 
 def _rotated(values: _T, shift: int) -> _T:
