@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
+
+import numpy as np
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
 from card_envs.core.game import FlatEncoding
-from card_envs.core.spec import ObsSpec, Piece
+from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
 
@@ -25,6 +28,10 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
         # Each seat's row as last seen (a copy) and its card codes: a row changes only when its
         # owner claims, and reading its 13 slots in Python was the dearest part of observing.
         self._rows_seen: list[tuple[list[int], tuple[int, ...]]] = [([], ())] * game.num_players
+        # The cards seen played this round as last written, and that piece: a round only adds
+        # to it, so the next observation copies it and writes the few cards played since.
+        self._played_seen: list[int] = []
+        self._played = np.zeros(DECK_SIZE, OBS_DTYPE)
 
     def build_spec(self) -> ObsSpec:
         n, cards = self.game.num_players, DECK_SIZE
@@ -85,13 +92,24 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
             row = rows[p]
             for card in cards:
                 out[row + card] = 1.0
-        played = t.played
-        for card in state.played:
-            out[played + card] = 1.0
+        self._write_played(state.played, out, t.played)
         for at, total in zip(t.totals, state.totals, strict=True):
             out[at] = float(total)
         out[t.round + state.round] = 1.0
         out[t.trick_number + min(state.trick_number, TRICKS_PER_ROUND - 1)] = 1.0
+
+    def _write_played(self, played: list[int], out: memoryview[float], start: int) -> None:
+        """The ``played`` piece at ``start``: the remembered piece plus the cards played since
+        (rebuilt when ``played`` does not extend what was seen: a new round, another game)."""
+        seen, piece = self._played_seen, self._played
+        if played[: len(seen)] != seen:
+            piece.fill(0)
+            seen = []
+        view = cast("memoryview[float]", piece.data)
+        for card in played[len(seen) :]:
+            view[card] = 1.0
+        self._played_seen = played[:]
+        out[start : start + DECK_SIZE] = view
 
     @cached_property
     def _tables(self) -> list[SeatTables]:
