@@ -201,35 +201,13 @@ def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str
     """Train by self-play until ``timesteps`` env steps (every seat's decisions) or
     ``max_minutes``, evaluating every ``eval_every`` steps against random and heuristic seats;
     write the policy that did best against the heuristic to ``out`` with its JSON and PNG."""
-    from card_envs.training.train_ppo import evaluations, write_curve
+    from card_envs.training.train_ppo import write_curve
 
     check_out(out)
     run_dir.mkdir(parents=True, exist_ok=True)
     trainer = SelfPlayTrainer(config)
     started = time.perf_counter()
-    deadline = started + 60 * config["max_minutes"] if config["max_minutes"] else None
-    history: list[dict[str, Any]] = []
-    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
-    next_eval = config["eval_every"]
-    log = (run_dir / "progress.jsonl").open("w")
-    while True:
-        row = trainer.cycle()
-        log.write(json_line({"timesteps": trainer.env_steps, **row}))
-        finished = trainer.env_steps >= config["timesteps"] or (
-            deadline is not None and time.perf_counter() >= deadline
-        )
-        if trainer.env_steps >= next_eval or finished:
-            next_eval += config["eval_every"]
-            scores = evaluations(trainer.policy, config)
-            history.append({"timesteps": trainer.env_steps, **scores})
-            print(json_line(history[-1]), end="", flush=True)
-            if best is None or scores["vs_heuristic"] >= best[0]:
-                weights = {k: v.detach().clone() for k, v in trainer.policy.state_dict().items()}
-                best = (scores["vs_heuristic"], trainer.env_steps, weights)
-        if finished:
-            break
-    log.close()
-    assert best is not None  # the last cycle evaluates
+    history, best = run_cycles(trainer, run_dir / "progress.jsonl")
     trainer.policy.load_state_dict(best[2])
     record = {
         "fair_share": round(1 / config["num_players"], 4),
@@ -250,6 +228,38 @@ def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str
     )
     write_curve(result, out.with_suffix(".png"))
     return result
+
+
+def run_cycles(
+    trainer: SelfPlayTrainer, progress: Path
+) -> tuple[list[dict[str, Any]], tuple[float, int, dict[str, torch.Tensor]]]:
+    """Cycles until ``timesteps`` or ``max_minutes``, each logged to ``progress`` (a JSON line);
+    the evaluations, and the best against the heuristic: (win share, env steps, weights)."""
+    from card_envs.training.train_ppo import evaluations
+
+    config = trainer.config
+    minutes = config["max_minutes"]
+    deadline = time.perf_counter() + 60 * minutes if minutes else None
+    history: list[dict[str, Any]] = []
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
+    next_eval, finished = config["eval_every"], False
+    with progress.open("w", buffering=1) as log:  # a line at a time, for tail -f
+        while not finished:
+            log.write(json_line({"timesteps": trainer.env_steps, **trainer.cycle()}))
+            finished = trainer.env_steps >= config["timesteps"] or (
+                deadline is not None and time.perf_counter() >= deadline
+            )
+            if trainer.env_steps < next_eval and not finished:
+                continue
+            next_eval += config["eval_every"]
+            scores = evaluations(trainer.policy, config)
+            history.append({"timesteps": trainer.env_steps, **scores})
+            print(json_line(history[-1]), end="", flush=True)
+            if best is None or scores["vs_heuristic"] >= best[0]:
+                weights = {k: v.detach().clone() for k, v in trainer.policy.state_dict().items()}
+                best = (scores["vs_heuristic"], trainer.env_steps, weights)
+    assert best is not None  # the last cycle evaluates
+    return history, best
 
 
 def json_line(row: dict[str, Any]) -> str:
