@@ -265,6 +265,7 @@ def decision_times(name: str, num_players: int, kind: str, seconds: float) -> De
 
 
 def builtin_agent(kind: str, info: EnvInfo, seed: int) -> Agent:
+    """The built-in agent ``kind``, or a ``ValueError`` when the game has none of that name."""
     agent = make_builtin(kind, info, seed)
     if agent is None:
         raise ValueError(f"no built-in agent {kind!r} for {info.name}")
