@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from card_envs.core.game import Game
 
 SOLO_SCALE = 10.0  # a solo score s is worth s / (s + SOLO_SCALE): more is better, never above 1
 
+# Games whose scores move only when a round is scored, and a projection of the scores if the
+# round ended now, for playouts cut off mid-round. Seers Catalog: every card held costs a point.
+PROJECTIONS: dict[str, Callable[[Any], list[float]]] = {
+    "seers_catalog": lambda state: [
+        t - len(h) for t, h in zip(state.totals, state.hands, strict=True)
+    ],
+}
+
 
 def values(game: Game, state: Any) -> list[float]:
     """Each seat's value of ``state``: its share of the win at the end (1 / number of winners),
-    else its standing by score (1 above everyone, 0 below, a tie half); alone, the score
-    squashed into [0, 1]."""
-    scores = [float(s) for s in game.scores(state)]
+    else its standing by score (1 above everyone, 0 below, a tie half), the score projected to
+    the round's end where :data:`PROJECTIONS` has the game; alone, the score squashed into
+    [0, 1]."""
+    project = PROJECTIONS.get(game.name)
+    if project is None or game.is_over(state):
+        scores = [float(s) for s in game.scores(state)]
+    else:
+        scores = project(state)
     n = len(scores)
     if n == 1:
         return [max(scores[0], 0.0) / (max(scores[0], 0.0) + SOLO_SCALE)]
