@@ -198,6 +198,11 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             + self.pool_codes
         )
         self._actions = action_spec(self.num_players)
+        start, others = self._actions.start, range(self.num_players - 1)
+        self._pass_id, self._rod_id = start["pass"], start["rod"]
+        self._gift_ids = [start["gift"] + i for i in others]
+        self._lens_ids = [start["lens"] + i for i in others]
+        self._add_ids = {kind: start["add"] + i for kind, i in ADD_INDEX.items()}
         self._cache: dict[tuple, Moves] = {}
         self._building: dict[tuple, Moves] = {}  # by (hand codes, top, first kind): see _built
 
@@ -409,8 +414,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         kinds = start_kinds(hand, top)
         if kinds is None:
             return self._moves(tuple(map(KIND.__getitem__, hand)), top, None).after(())
-        add = self._actions.start["add"]
-        return [add + ADD_INDEX[k] for k in kinds]
+        return list(map(self._add_ids.__getitem__, kinds))
 
     def _built(self, state: SeersCatalogState, top: Key | None) -> Moves:
         """The build steps of the meld in progress, looked up by the hand's codes: they stay
@@ -438,18 +442,13 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         can_play = bool(starts) or rod or GIFT in hand
         bonus = len(hand) <= BONUS_LIMIT
         may_pass = not (can_play and bonus) if state.table else not can_play
-        start = self._actions.start
-        actions = [start["pass"]] if may_pass else []
-        actions += starts
+        actions = [self._pass_id, *starts] if may_pass else [*starts]  # starts may be kept
         if rod:
-            actions.append(start["rod"])
-        others = range(self.num_players - 1)
+            actions.append(self._rod_id)
         if GIFT in hand:
-            gift = start["gift"]
-            actions += [gift + i for i in others]
+            actions += self._gift_ids
         if LENS in hand:
-            lens = start["lens"]
-            actions += [lens + i for i in others]
+            actions += self._lens_ids
         return actions
 
     def legal_mask(self, state: SeersCatalogState) -> np.ndarray:
