@@ -278,6 +278,8 @@ def test_train_selfplay_refuses_an_advisor_and_a_resume(tmp_path):
 
 @pytest.mark.slow
 def test_short_selfplay_run_beats_random(tmp_path):
+    """Self-play from scratch, two players: 300k env steps (323 s with the evaluations, on a
+    machine at load 9) gave 0.83-0.875 against random over 200 held-out deals (fair 0.5)."""
     from card_envs.agents.match import win_share
     from card_envs.agents.policy import load_policy_agent
     from card_envs.training.selfplay_ppo import default_config, train_selfplay
