@@ -143,11 +143,30 @@ def test_masks_are_respected_even_against_the_networks_preference():
     assert (actions != 5).sum() > 0  # and something legal when it is not
 
 
+def test_measure_gives_both_speeds_of_one_game():
+    from card_envs.training.selfplay_bench import measure
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        row = measure("seals_v0", 2, seconds=0.2)
+        assert torch.get_num_threads() == 2  # measured on one thread, then given back
+    finally:
+        torch.set_num_threads(threads)
+    assert set(row) == {"game", "players", "aec_steps_per_s", "train_steps_per_s"}
+    assert (row["game"], row["players"]) == ("seals_v0", 2)
+    assert row["aec_steps_per_s"] > 0 and row["train_steps_per_s"] > 0
+
+
 def test_legal_index_lists_each_rows_legal_ids_and_rejects_an_empty_mask():
     ids, valid = legal_index(np.array([[0, 1, 1, 0], [1, 0, 0, 0]], np.int8))
     assert ids.tolist() == [[1, 2], [0, 0]] and valid.tolist() == [[True, True], [True, False]]
     with pytest.raises(ValueError, match="row 1 has no legal action"):
         legal_index(np.array([[1, 0], [0, 0]], np.int8))
+    with pytest.raises(ValueError, match="at least one decision"):
+        SelfPlayCollector("seals_v0", SnapshotPool(), tables=1).collect(None, 0)
+    with pytest.raises(ValueError, match="tables must be at least 1"):
+        SelfPlayCollector("seals_v0", SnapshotPool(), tables=0)
 
 
 def test_collection_is_deterministic_with_a_seed():

@@ -186,7 +186,7 @@ class SelfPlayCollector:
             for s in streams[1:]
         ]
         self.info = self.tables[0].env.describe()
-        # reused batch buffers: a fresh large array per tick costs page faults
+        # the batch of a tick is stacked into these rather than into new arrays every tick
         self._vectors = np.zeros((tables, self.info.obs_spec.size), np.float32)
         self._masks = np.zeros((tables, self.info.num_actions), np.int8)
         self.seat_of = {
@@ -206,6 +206,8 @@ class SelfPlayCollector:
     def collect(self, policy: Policy, samples: int) -> Rollout:
         """Step every table until ``samples`` learner decisions have closed; those are the
         rollout (the env steps and games counted are the ones this call played)."""
+        if samples < 1:
+            raise ValueError(f"a rollout needs at least one decision, not {samples}")
         self.env_steps = self.games = 0
         with torch.no_grad():
             while len(self.closed) < samples:
