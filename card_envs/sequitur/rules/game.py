@@ -35,7 +35,7 @@ from card_envs.sequitur.rules.cards import (
 from card_envs.sequitur.rules.deal import CheckedDeal, InjectedBalls, checked_deal, injected_bag
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS, GoalCard, load_goals
-from card_envs.sequitur.rules.hidden import sort_hidden
+from card_envs.sequitur.rules.hidden import redraw_new_balls, sort_hidden
 from card_envs.sequitur.rules.state import (
     ACTION,
     BLANK_LETTER,
@@ -427,6 +427,7 @@ class SequiturGame(Game[SequiturState]):
         new = self.clone(state)
         sort_hidden(new, self.goal_decks, observer)  # the redraw must not see where cards are
         self.goal_decks.resample_hidden(new, observer, rng)
+        redraw_new_balls(new, observer, rng)
         new.chance = ChanceLog()
         return new
 
