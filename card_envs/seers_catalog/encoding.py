@@ -7,11 +7,13 @@ with counts, since the wilds are identical.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, cast
 
 import numpy as np
 
-from card_envs.core.game import SparseEncoding
+from card_envs.core.game import FlatEncoding
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
@@ -20,6 +22,7 @@ from card_envs.seers_catalog.rules.cards import (
     MAX_WILDS,
     NUM_CODES,
     NUM_KINDS,
+    WILD_BASE,
 )
 from card_envs.seers_catalog.rules.game import SeersCatalogGame
 from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
@@ -29,7 +32,7 @@ MAX_RANK = CROWN_VALUE + 0.5
 ASIDE_CACHE_LIMIT = 4096
 
 
-class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
+class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
     game: SeersCatalogGame
 
     def build_spec(self) -> ObsSpec:
@@ -105,8 +108,15 @@ class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
 
     def __init__(self, game: SeersCatalogGame):
         super().__init__(game)
-        self._tables()
-        self._aside_cache: dict[tuple[int, ...], list[int]] = {}
+        at = self.spec.offsets
+        self._table = tuple(at["table"] + kind for kind in KIND)  # by card code
+        self._aside, self._round, self._stuck = at["aside"], at["round"], at["stuck"]
+        self._top_type, self._top_size, self._top_rank = (
+            at["top_type"],
+            at["top_size"],
+            at["top_rank"],
+        )
+        self._aside_cache: dict[tuple[int, ...], memoryview[float]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """Without the aside cache: a copy (a search agent's, a pickle) starts its own."""
@@ -118,126 +128,142 @@ class SeersCatalogEncoding(SparseEncoding[SeersCatalogState]):
         super().__setstate__(state)
         self._aside_cache = {}
 
-    def _tables(self) -> None:
-        """Flat indices precomputed per card code and per observer seat, so that building an
-        observation is mostly ``map`` over card lists and table look-ups (it runs at every
-        step)."""
-        n, at = self.game.num_players, self.spec.offsets
+    def write(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
+        """Flat indices read from tables made once per observing seat (:attr:`_seats`); only
+        the wilds share a kind, so only their entries, and the per-trick ones, are added up."""
+        t = self._seats[seat]
+        _mark(out, t.hand, state.hands[seat])
+        if state.pending and state.turn == seat:
+            for card in state.pending:
+                out[t.building[card]] += 1.0
+        for p, cards in enumerate(state.hands):
+            out[t.hand_sizes[p]] = float(len(cards))
+        for p, total in enumerate(state.totals):
+            if total:
+                out[t.totals[p]] = float(total)
+        for p, passed in enumerate(state.passed):
+            if passed:
+                out[t.passed[p]] = 1.0
+        if state.stuck:
+            out[self._stuck] = float(state.stuck)
+        if state.table:
+            self._write_table(state, t, out)
+        if state.aside:
+            out[self._aside : self._aside + NUM_KINDS] = self._aside_block(state.aside)
+        for p, code in state.artifacts_played:
+            out[t.artifacts[p] + code] += 1.0
+        for p, target in state.lens_looks:
+            out[t.looks[p][target]] += 1.0
+        known = state.known[seat]
+        if any(known):
+            for p, slots in t.known:
+                mask = known[p]  # a subset of p's hand (an invariant of the rules)
+                while mask:
+                    low = mask & -mask
+                    out[slots[low.bit_length() - 1]] += 1.0
+                    mask ^= low
+        out[t.leader[state.leader]] = 1.0
+        out[self._round + state.round] = 1.0
+
+    def _write_table(self, state: SeersCatalogState, t: SeatTables, out: memoryview[float]) -> None:
+        """The current trick: every meld's cards in ``table`` and its seat's row, the melds per
+        seat, and the meld to beat (type, size, rank, owner)."""
+        table = self._table
+        for meld in state.table:
+            row = t.trick[meld.seat]
+            for card in meld.cards:
+                out[table[card]] += 1.0
+                out[row[card]] += 1.0
+            out[t.melds[meld.seat]] += 1.0
+        top = state.table[-1]
+        kind, size, rank2 = top.key
+        out[self._top_type + (kind == RUN)] = 1.0
+        out[self._top_size] = float(size)
+        out[self._top_rank] = rank2 / 2
+        out[t.top_owner[top.seat]] = 1.0
+
+    def _aside_block(self, aside: list[int]) -> memoryview[float]:
+        """The aside's counts as a block, the same for every seat and kept by its cards: the
+        pile grows only between tricks, while every step observes it."""
+        key = tuple(aside)
+        block = self._aside_cache.get(key)
+        if block is None:
+            if len(self._aside_cache) > ASIDE_CACHE_LIMIT:
+                self._aside_cache.clear()
+            counts = np.bincount([KIND[c] for c in aside], minlength=NUM_KINDS)
+            block = cast("memoryview[float]", counts.astype(OBS_DTYPE).data)  # format "f"
+            self._aside_cache[key] = block
+        return block
+
+    @cached_property
+    def _seats(self) -> list[SeatTables]:
+        """For each observing seat, the flat index of every entry it writes: per card code for
+        the card pieces, per absolute seat for the per-seat ones."""
+        n, spec = self.game.num_players, self.spec
+        at = spec.offsets
 
         def slots(offset: int) -> tuple[int, ...]:
             return tuple(offset + kind for kind in KIND)
 
-        def seats(piece: str, seat: int) -> list[int]:
-            return [at[piece] + (p - seat) % n for p in range(n)]
+        def by_seat(piece: str, seat: int) -> tuple[int, ...]:
+            return spec.seat_offsets(piece, seat, n)
 
-        self._hand, self._building = slots(at["hand"]), slots(at["building"])
-        self._table, self._aside = slots(at["table"]), slots(at["aside"])
-        self._round, self._top_type = at["round"], at["top_type"]
-        self._known = [
-            [
-                (p, slots(at["known"] + ((p - seat) % n - 1) * NUM_KINDS))
-                for p in range(n)
-                if p != seat
-            ]
+        return [
+            SeatTables(
+                hand=slots(at["hand"]),
+                building=slots(at["building"]),
+                hand_sizes=by_seat("hand_sizes", seat),
+                totals=by_seat("totals", seat),
+                passed=by_seat("passed", seat),
+                known=tuple(
+                    (p, slots(at["known"] + ((p - seat) % n - 1) * NUM_KINDS))
+                    for p in range(n)
+                    if p != seat
+                ),
+                trick=tuple(map(slots, by_seat("trick_cards", seat))),
+                melds=by_seat("trick_melds", seat),
+                top_owner=by_seat("top_owner", seat),
+                artifacts=tuple(
+                    start - ARTIFACT_BASE for start in by_seat("artifacts_played", seat)
+                ),
+                looks=tuple(
+                    tuple(start + (t - seat) % n for t in range(n))
+                    for start in by_seat("lens_looks", seat)
+                ),
+                leader=by_seat("leader", seat),
+            )
             for seat in range(n)
         ]
-        self._owner = [seats("top_owner", seat) for seat in range(n)]
-        # card code c played to the trick by seat p: (table entry, trick_cards entry)
-        self._trick = [
-            [
-                tuple(
-                    zip(
-                        self._table,
-                        slots(at["trick_cards"] + (p - seat) % n * NUM_KINDS),
-                        strict=True,
-                    )
-                )
-                for p in range(n)
-            ]
-            for seat in range(n)
-        ]
-        self._melds = [seats("trick_melds", seat) for seat in range(n)]
-        # artifact code c played by seat p: self._artifacts[seat][p] + c
-        row = len(ARTIFACTS)
-        self._artifacts = [
-            [at["artifacts_played"] + (p - seat) % n * row - ARTIFACT_BASE for p in range(n)]
-            for seat in range(n)
-        ]
-        # seat p looked at seat t: self._looks[seat][p * n + t]
-        self._looks = [
-            [
-                at["lens_looks"] + (p - seat) % n * n + (t - seat) % n
-                for p in range(n)
-                for t in range(n)
-            ]
-            for seat in range(n)
-        ]
-        self._leader = [seats("leader", seat) for seat in range(n)]
-        self._scalars = []
-        for seat in range(n):
-            scalars = [*seats("hand_sizes", seat), *seats("passed", seat), *seats("totals", seat)]
-            scalars.append(at["stuck"])
-            without = np.array(scalars, np.intp)
-            self._scalars.append((without, np.array([*scalars, at["top_size"], at["top_rank"]])))
 
-    def observe(self, state: SeersCatalogState, seat: int) -> np.ndarray:
-        """Counts by one ``bincount`` (repeated indices, the wilds, add up), then the other
-        values at indices fixed per seat: few Python lists to convert, the cost here."""
-        buffer = np.bincount(self._counted(state, seat), minlength=self.spec.size)
-        buffer = buffer.astype(OBS_DTYPE)
-        values: list[float] = [*map(len, state.hands), *state.passed, *state.totals, state.stuck]
-        if state.table:
-            _, size, rank2 = state.table[-1].key
-            values += (size, rank2 / 2)
-        buffer[self._scalars[seat][bool(state.table)]] = values
-        return buffer
 
-    def entries(self, state: SeersCatalogState, seat: int) -> tuple[list[int], list[float]]:
-        """Flat indices and values of the observation's non-zero entries for ``seat``."""
-        flat = self.observe(state, seat)
-        index = np.flatnonzero(flat)
-        return index.tolist(), flat[index].tolist()
+@dataclass(frozen=True, slots=True)
+class SeatTables:
+    """Flat indices for one observing seat: card pieces by card code (wilds share their kind's
+    entry), per-seat pieces by absolute seat."""
 
-    def _aside_slots(self, aside: list[int]) -> list[int]:
-        """The aside's flat indices, the same for every seat and kept by its cards: the pile
-        grows only between tricks, while every step observes it."""
-        key = tuple(aside)
-        slots = self._aside_cache.get(key)
-        if slots is None:
-            if len(self._aside_cache) > ASIDE_CACHE_LIMIT:
-                self._aside_cache.clear()
-            slots = self._aside_cache[key] = list(map(self._aside.__getitem__, aside))
-        return slots
+    hand: tuple[int, ...]
+    building: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    totals: tuple[int, ...]
+    passed: tuple[int, ...]
+    known: tuple[tuple[int, tuple[int, ...]], ...]  # (other seat, its row by card code)
+    trick: tuple[tuple[int, ...], ...]  # trick_cards rows by card code
+    melds: tuple[int, ...]
+    top_owner: tuple[int, ...]
+    artifacts: tuple[int, ...]  # plus an artifact's code: its artifacts_played entry
+    looks: tuple[tuple[int, ...], ...]  # [looker][target]
+    leader: tuple[int, ...]
 
-    def _counted(self, state: SeersCatalogState, seat: int) -> list[int]:
-        """The flat index of every count and one-hot entry, once per card (wilds repeat)."""
-        hands = state.hands
-        index = list(map(self._hand.__getitem__, hands[seat]))
-        if state.turn == seat and state.pending:
-            index += map(self._building.__getitem__, state.pending)
-        if state.table:
-            trick, melds = self._trick[seat], self._melds[seat]
-            for meld in state.table:  # few short melds: a plain loop beats two maps each
-                pairs = trick[meld.seat]
-                for card in meld.cards:
-                    index += pairs[card]
-                index.append(melds[meld.seat])
-        index += self._aside_slots(state.aside)
-        if state.artifacts_played:
-            row = self._artifacts[seat]
-            index += [row[p] + code for p, code in state.artifacts_played]
-        if state.lens_looks:
-            looks, n = self._looks[seat], self.game.num_players
-            index += [looks[p * n + t] for p, t in state.lens_looks]
-        known = state.known[seat]
-        for p, slot in self._known[seat] if any(known) else ():
-            mask = known[p]  # a subset of p's hand (an invariant of the rules)
-            while mask:
-                low = mask & -mask
-                index.append(slot[low.bit_length() - 1])
-                mask ^= low
-        index += (self._leader[seat][state.leader], self._round + state.round)
-        if state.table:
-            top = state.table[-1]
-            index += (self._top_type + (top.key[0] == RUN), self._owner[seat][top.seat])
-        return index
+
+def _mark(out: memoryview[float], slots: tuple[int, ...], hand: list[int]) -> None:
+    """Count ``hand`` into ``out`` by its cards' ``slots``: a write per card (each kind is one
+    card but the wild), then the wilds' count if it is more than one."""
+    for card in hand:
+        out[slots[card]] = 1.0
+    if not _WILD_CODES.isdisjoint(hand):
+        wilds = len(_WILD_CODES.intersection(hand))
+        if wilds > 1:
+            out[slots[WILD_BASE]] = float(wilds)
+
+
+_WILD_CODES = frozenset(range(WILD_BASE, ARTIFACT_BASE))
