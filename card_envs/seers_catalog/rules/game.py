@@ -8,6 +8,7 @@ card, then every seer loses 1 per card held. Highest total after 4 rounds wins.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
@@ -110,28 +111,30 @@ class Moves:
 
 
 def start_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
-    """The kinds that can start (be the lowest kind of) a legal meld from ``hand`` (codes),
-    when that is quick to know without enumerating: leading (every suited card, a wild, Go
-    First and Crown lead alone; no meld has a modifier, Echo or Stone as its lowest kind) and
-    following a Single (a card starts a winning single iff it beats the top, with Cauldron and
-    Half Moon at best). ``None`` otherwise. Read from codes: a suited code is its kind."""
-    wild = not _WILD_CODES.isdisjoint(hand)
+    """The kinds that can start (be the lowest kind of) a legal meld from ``hand`` (codes,
+    ascending), when that is quick to know without enumerating: leading (every suited card, a
+    wild, Go First and Crown lead alone; no meld has a modifier, Echo or Stone as its lowest
+    kind) and following a Single (a card starts a winning single iff it beats the top, with
+    Cauldron and Half Moon at best). ``None`` otherwise. Read from slices of the ascending codes
+    (suited, wilds, artifacts): a suited code is its kind."""
+    wilds = bisect_left(hand, WILD_BASE)
+    artifacts = bisect_left(hand, ARTIFACT_BASE, wilds)
+    wild, held = wilds < artifacts, hand[artifacts:]
     if top is None:
-        found = sorted([c for c in hand if c < WILD_BASE])
-        found += [WILD] * wild + [KIND[c] for c in _LEAD_ARTIFACTS if c in hand]
+        found = list(hand[:wilds])
+        found += [WILD] * wild + [KIND[c] for c in _LEAD_ARTIFACTS if c in held]
         return found
     if top[:2] != (MATCH, 1):
         return None
-    least = (top[2] - (HALF_MOON in hand)) // 2 + 1  # the least value that beats it
+    least = (top[2] - (HALF_MOON in held)) // 2 + 1  # the least value that beats it
     if least > MAX_VALUE:
-        return [K_CROWN] if CROWN in hand and least <= CROWN_VALUE else []
-    low = least - MIN_VALUE - (CAULDRON in hand)  # the least value index (code % 12) that does
-    found = sorted([c for c in hand if c < WILD_BASE and c % NUM_VALUES >= low])
-    found += [WILD] * wild + [K_CROWN] * (CROWN in hand)
+        return [K_CROWN] if CROWN in held and least <= CROWN_VALUE else []
+    low = least - MIN_VALUE - (CAULDRON in held)  # the least value index (code % 12) that does
+    found = [c for c in hand[:wilds] if c % NUM_VALUES >= low]
+    found += [WILD] * wild + [K_CROWN] * (CROWN in held)
     return found
 
 
-_WILD_CODES = frozenset(range(WILD_BASE, ARTIFACT_BASE))
 _LEAD_ARTIFACTS = (GO_FIRST, CROWN)  # ascending, as their kinds are
 
 
@@ -437,17 +440,18 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         if state.pending:
             return self._built(state, top).after(tuple(map(KIND.__getitem__, state.pending)))
         hand = state.hands[state.turn]
+        held = hand[bisect_left(hand, ARTIFACT_BASE) :]  # the artifacts: the ascending codes' last
         starts = self._first_steps(hand, top)
-        rod = ROD in hand and bool(state.table)
-        can_play = bool(starts) or rod or GIFT in hand
-        bonus = len(hand) <= BONUS_LIMIT
-        may_pass = not (can_play and bonus) if state.table else not can_play
+        rod = ROD in held and top is not None
+        gift = GIFT in held
+        can_play = bool(starts) or rod or gift
+        may_pass = not (can_play and len(hand) <= BONUS_LIMIT) if top else not can_play
         actions = [self._pass_id, *starts] if may_pass else [*starts]  # starts may be kept
         if rod:
             actions.append(self._rod_id)
-        if GIFT in hand:
+        if gift:
             actions += self._gift_ids
-        if LENS in hand:
+        if LENS in held:
             actions += self._lens_ids
         return actions
 
