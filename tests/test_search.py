@@ -150,6 +150,25 @@ def test_seamless_determinisations_keep_the_voids_shown(rule):
     assert checked > 50
 
 
+def test_sequitur_redraws_the_balls_earlier_seats_drew_this_step():
+    """Within a simultaneous step the seats before the observer have drawn balls it has not
+    seen: a redraw changes them and keeps every ball shown at the step's start."""
+    env = make("sequitur_v0", num_players=4)
+    env.reset(seed=0)
+    steps = random_steps(env, 0)
+    while not (
+        env.game_state.actor == 2 and env.game_state.racks[0] != env.game_state.shown_racks[0]
+    ):
+        env.step(next(steps))
+    game, state = env.game, env.game_state
+    rng = np.random.default_rng(0)
+    worlds = [game.resample_hidden(state, 2, rng) for _ in range(6)]
+    for world in worlds:
+        assert len(world.racks[0]) == len(state.racks[0])
+        assert set(state.shown_racks[0]) <= set(world.racks[0])
+    assert len({tuple(world.racks[0]) for world in worlds}) > 1
+
+
 def test_teacher_gives_the_visit_distribution_over_legal_moves():
     env = positions("seamless_v0", 4, seed=2)[0]
     agent = ISMCTSAgent(env.describe(), seed=0, budget=Budget(iterations=60, horizon="round"))
