@@ -163,6 +163,7 @@ class _Generator:
         for k in self.suited:
             self.by_value.setdefault(k % NUM_VALUES + MIN_VALUE, []).append(k)
         self.halves = (0, 1) if K_HALF in self.arts else (0,)
+        self.floor = -1 if top is None else top[2]  # the rank2 to beat
         self.plays: Plays = {}
         self._special: list[list[tuple[int, frozenset[int]]]] = []
 
@@ -170,14 +171,15 @@ class _Generator:
         first, top, plays = self.first, self.top, self.plays
         if first is not None and first not in cards:
             return
-        floor = -1  # the rank2 to beat
-        if top is not None:
-            if kind != top[0] or size != top[1]:
-                return
-            floor = top[2]
+        if top is not None and (kind != top[0] or size != top[1]):
+            return
+        rank2, floor = 2 * value, self.floor
+        if rank2 + self.halves[-1] <= floor:
+            return
+        cards = sorted(cards)
         for half in self.halves:
-            if 2 * value + half > floor:
-                key = tuple(sorted([*cards, K_HALF] if half else cards))
+            if rank2 + half > floor:
+                key = tuple(cards) if not half else tuple(sorted([*cards, K_HALF]))
                 found = plays.get(key)
                 if found is None:
                     plays[key] = {finish}
@@ -201,7 +203,7 @@ class _Generator:
             return
         need = None if self.top is None else self.top[1]
         echoes = (0, 1) if K_ECHO in self.arts else (0,)
-        cauldron = K_CAULDRON in self.arts
+        cauldron, focus = K_CAULDRON in self.arts, self.first
         near_low, near_high = self.near
         for value in range(max(self._lowest(MIN_VALUE), near_low), min(MAX_VALUE, near_high) + 1):
             naturals = self.by_value.get(value, [])
@@ -215,6 +217,8 @@ class _Generator:
                 for subset in combinations(naturals, count):
                     for echo in echoes:
                         for extra in shifted:
+                            if focus is not None and focus not in subset and extra != focus:
+                                continue  # every meld wanted holds ``first`` (suited)
                             fixed = count + echo + (extra is not None)
                             if need is None:
                                 wild_counts: Iterable[int] = range(self.wilds + 1)
