@@ -137,6 +137,17 @@ def test_round_ends_are_logged_with_the_scores_the_seat_sees(client):
     assert entry["round"] == 1 and len(entry["scores"]) == 4 and sum(entry["scores"]) > 0
 
 
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("seers_catalog_v0", {"num_rounds": 1}), ("seamless_v0", {"max_rounds": 1})],
+)
+def test_a_one_round_game_shows_its_first_round(client, game, options):
+    """A one-hot round piece of length 1 is round 0, not a count of 1 (the page said round 2)."""
+    seats = ["human"] + ["random"] * (3 if game == "seamless_v0" else 1)
+    table = new_table(client, game, seats, seed=4, options=options)
+    assert client.get(f"/api/tables/{table}?seat=0").json()["view"]["round"] == 0
+
+
 def after_bar(line: str) -> list[str]:
     """The cards after a line's last ``| `` (``-`` or a count of cards: none)."""
     tail = line.rsplit("| ", 1)[1].split()

@@ -147,7 +147,7 @@ class Table:
         """The round and the scores ``seat``'s observation shows."""
         info = self.env.describe()
         views = info.obs_spec.views(self.env.encoding.observe(self.env.game_state, seat))
-        return observed_round(views), observed_scores(info.name, views, seat)
+        return observed_round(info.name, views), observed_scores(info.name, views, seat)
 
     @property
     def over(self) -> bool:

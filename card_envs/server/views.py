@@ -146,10 +146,15 @@ SCORES: dict[str, Callable[[Views], np.ndarray]] = {
 }
 
 
-def observed_round(views: Views) -> int:
-    """The round the seat sees: a one-hot piece's index, or a count of rounds finished."""
+# Games whose round piece counts the rounds finished; the others hold a one-hot round number.
+ROUND_COUNTS = {"unfortunate_events_v0"}
+
+
+def observed_round(name: str, views: Views) -> int:
+    """The round the seat sees (0 for the first): a count of rounds finished, or the index of a
+    one-hot piece (whose length is the number of rounds, 1 in a one-round game)."""
     piece = views["round"]
-    return int(np.argmax(piece)) if len(piece) > 1 else int(piece[0])
+    return int(piece[0]) if name in ROUND_COUNTS else int(np.argmax(piece))
 
 
 def observed_scores(name: str, views: Views, seat: int) -> list[float]:
@@ -167,7 +172,7 @@ def seat_view(env: CardEnv, seat: int) -> dict[str, Any]:
     return {
         "groups": groups,
         "scores": observed_scores(name, views, seat),
-        "round": observed_round(views),
+        "round": observed_round(name, views),
         "text": env.game.render_seat(env.game_state, seat),
     }
 
