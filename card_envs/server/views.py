@@ -20,6 +20,7 @@ from card_envs.core.cards import suit_of as french_suit
 from card_envs.core.env import CardEnv
 from card_envs.seals.rules import cards as seals_cards
 from card_envs.seers_catalog.rules import cards as seers_cards
+from card_envs.sequitur.rules import cards as sequitur_cards
 from card_envs.sequitur.rules.words import ALPHABET, BLANK
 from card_envs.unfortunate_events.rules import cards as events_cards
 
@@ -124,11 +125,29 @@ def letters(slots: Iterable[np.ndarray]) -> list[Card]:
     return shown
 
 
+def goal_cards(plane: np.ndarray) -> list[Card]:
+    """Goal cards by number, as the text view names them (``#57``)."""
+    return [{"label": f"#{int(k)}", "colour": "grey"} for k in np.flatnonzero(plane)]
+
+
+def action_cards(used: np.ndarray) -> list[Card]:
+    """The action cards a seat has not played yet."""
+    return [
+        {"label": name, "colour": "grey"}
+        for name, gone in zip(sequitur_cards.CARDS, used, strict=True)
+        if not gone
+    ]
+
+
 def sequitur_groups(views: Views, seat: int) -> list[Group]:
     return [
         *per_seat("rack", views["racks"], seat, letters),
         {"title": "ball to place", "cards": letters([views["ball"]])},
         *per_seat("word", views["words"], seat, letters),
+        {"title": "your secret goal", "cards": goal_cards(views["secret"])},
+        {"title": "goals drawn", "cards": goal_cards(views["drawn"])},
+        {"title": "public goals", "cards": goal_cards(views["public"])},
+        {"title": "your action cards", "cards": action_cards(views["used"][0])},
     ]
 
 
