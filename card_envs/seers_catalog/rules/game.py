@@ -21,6 +21,7 @@ from card_envs.core.spec import ActionSpec
 from card_envs.seers_catalog.rules.actions import (
     ADD_INDEX,
     MELD_KINDS,
+    RUN_TOPS,
     action_finish,
     action_spec,
     finish_action,
@@ -50,9 +51,11 @@ from card_envs.seers_catalog.rules.cards import (
     score_value,
 )
 from card_envs.seers_catalog.rules.melds import (
+    ARTIFACT_SINGLE,
     CROWN_VALUE,
     K_CROWN,
     MATCH,
+    RUN,
     Finish,
     Key,
     classify,
@@ -74,28 +77,45 @@ DEAL_KEYS = ("hands", "leader", "chance")
 DEAL = "deal"  # the chance event: one round's hands, seat 0 first (cards in none are out)
 
 
+class StepIds:
+    """The action ids of build steps, worked out once per game: ``add`` by kind and the play
+    actions by finish."""
+
+    def __init__(self, actions: ActionSpec):
+        self.adds = {kind: actions.start["add"] + i for kind, i in ADD_INDEX.items()}
+        self.finishes = {finish: actions.encode(*finish_action(finish)) for finish in ALL_FINISHES}
+
+
+ALL_FINISHES = (
+    *[(MATCH, value) for value in range(MIN_VALUE, MAX_VALUE + 1)],
+    *[(RUN, top) for top in RUN_TOPS],
+    (ARTIFACT_SINGLE, 0),
+)
+
+
 class Moves:
     """The legal build steps for one hand and table: the next actions after each prefix of
     kinds, and their mask, worked out on first use (most turns only ever ask for the first
     step)."""
 
-    def __init__(self, plays: dict[tuple[int, ...], set], actions: ActionSpec):
+    def __init__(self, plays: dict[tuple[int, ...], set], actions: ActionSpec, ids: StepIds):
         self.plays = plays
         self.actions = actions
+        self.ids = ids
         self.steps: dict[tuple[int, ...], list[int]] = {}
         self.masks: dict[tuple[int, ...], bytes] = {}
 
     def after(self, prefix: tuple[int, ...]) -> list[int]:
         steps = self.steps.get(prefix)
         if steps is None:
-            depth, add, encode = len(prefix), self.actions.start["add"], self.actions.encode
+            depth, adds, finishes_ids = len(prefix), self.ids.adds, self.ids.finishes
             found = set()
             for cards, finishes in self.plays.items():
-                if cards[:depth] == prefix:
-                    if len(cards) > depth:
-                        found.add(add + ADD_INDEX[cards[depth]])
-                    else:
-                        found.update(encode(*finish_action(f)) for f in finishes)
+                if len(cards) > depth:
+                    if not depth or cards[:depth] == prefix:
+                        found.add(adds[cards[depth]])
+                elif cards == prefix:
+                    found.update(map(finishes_ids.__getitem__, finishes))
             steps = self.steps[prefix] = sorted(found)
         return steps
 
@@ -205,7 +225,8 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         self._pass_id, self._rod_id = start["pass"], start["rod"]
         self._gift_ids = [start["gift"] + i for i in others]
         self._lens_ids = [start["lens"] + i for i in others]
-        self._add_ids = {kind: start["add"] + i for kind, i in ADD_INDEX.items()}
+        self._step_ids = StepIds(self._actions)
+        self._add_ids = self._step_ids.adds
         self._cache: dict[tuple, Moves] = {}
         self._building: dict[tuple, Moves] = {}  # by (hand codes, top, first kind): see _built
 
@@ -408,7 +429,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
                 self._cache.clear()
             kinds, _, lowest = key
             plays = legal_plays(kinds, top) if lowest is None else plays_from(kinds, lowest, top)
-            moves = self._cache[key] = Moves(plays, self._actions)
+            moves = self._cache[key] = Moves(plays, self._actions, self._step_ids)
         return moves
 
     def _first_steps(self, hand: list[int], top: Key | None) -> list[int]:
