@@ -7,6 +7,7 @@ with counts, since the wilds are identical.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
@@ -130,9 +131,14 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
 
     def write(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
         """Flat indices read from tables made once per observing seat (:attr:`_seats`); only
-        the wilds share a kind, so only their entries, and the per-trick ones, are added up."""
+        the wilds share a kind, so only their entries, and the per-trick ones, are counted."""
         t = self._seats[seat]
-        _mark(out, t.hand, state.hands[seat])
+        hand, slots = state.hands[seat], t.hand
+        for card in hand:
+            out[slots[card]] = 1.0
+        wilds = bisect_left(hand, ARTIFACT_BASE) - bisect_left(hand, WILD_BASE)  # codes ascend
+        if wilds > 1:  # the wilds share a kind
+            out[slots[WILD_BASE]] = float(wilds)
         if state.pending and state.turn == seat:
             for card in state.pending:
                 out[t.building[card]] += 1.0
@@ -253,17 +259,3 @@ class SeatTables:
     artifacts: tuple[int, ...]  # plus an artifact's code: its artifacts_played entry
     looks: tuple[tuple[int, ...], ...]  # [looker][target]
     leader: tuple[int, ...]
-
-
-def _mark(out: memoryview[float], slots: tuple[int, ...], hand: list[int]) -> None:
-    """Count ``hand`` into ``out`` by its cards' ``slots``: a write per card (each kind is one
-    card but the wild), then the wilds' count if it is more than one."""
-    for card in hand:
-        out[slots[card]] = 1.0
-    if not _WILD_CODES.isdisjoint(hand):
-        wilds = len(_WILD_CODES.intersection(hand))
-        if wilds > 1:
-            out[slots[WILD_BASE]] = float(wilds)
-
-
-_WILD_CODES = frozenset(range(WILD_BASE, ARTIFACT_BASE))
