@@ -68,7 +68,7 @@ class Budget:
 DEFAULT_BUDGETS = {
     "seamless_v0": Budget(iterations=100, horizon="round", rollout="heuristic"),
     "seals_v0": Budget(iterations=120, horizon="round", rollout="heuristic", prior=0.5),
-    "seers_catalog_v0": Budget(iterations=8, horizon="round", depth=30, prior=0.5),
+    "seers_catalog_v0": Budget(iterations=32, horizon="round", depth=30, prior=0.5),
     "unfortunate_events_v0": Budget(
         iterations=100, horizon="round", rollout="heuristic", prior=0.5
     ),
