@@ -137,7 +137,7 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
         for card in hand:
             out[slots[card]] = 1.0
         wilds = bisect_left(hand, ARTIFACT_BASE) - bisect_left(hand, WILD_BASE)  # codes ascend
-        if wilds > 1:  # the wilds share a kind
+        if wilds > 1:
             out[slots[WILD_BASE]] = float(wilds)
         if state.pending and state.turn == seat:
             for card in state.pending:
@@ -162,11 +162,11 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
             out[t.looks[p][target]] += 1.0
         known = state.known[seat]
         if any(known):
-            for p, slots in t.known:
+            for p, row in t.known:
                 mask = known[p]  # a subset of p's hand (an invariant of the rules)
                 while mask:
                     low = mask & -mask
-                    out[slots[low.bit_length() - 1]] += 1.0
+                    out[row[low.bit_length() - 1]] += 1.0
                     mask ^= low
         out[t.leader[state.leader]] = 1.0
         out[self._round + state.round] = 1.0
