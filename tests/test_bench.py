@@ -46,7 +46,7 @@ INFO = {
     "pettingzoo": "1",
     "load_average": 0.5,
 }
-TINY = 0.01  # seconds per timed figure: one game each
+TINY = 0.01  # seconds per timed figure: one game or a few (a short game may end inside it)
 
 
 def has_hearts() -> bool:
@@ -86,7 +86,7 @@ def test_every_heuristic_kind_is_timed_per_decision(name):
     assert "heuristic" in kinds and "random" not in kinds
     for kind in kinds:
         t = decision_times(name, n, kind, TINY)
-        assert (t.env, t.players, t.kind, t.games) == (name, n, kind, 1)
+        assert (t.env, t.players, t.kind) == (name, n, kind) and t.games >= 1
         assert t.decisions > 0 and 0 < t.median_us <= t.p99_us
 
 
