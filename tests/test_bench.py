@@ -244,3 +244,22 @@ def test_run_all_script_records_results_and_the_tables(tmp_path, monkeypatch):
     assert {r["env"] for r in results["results"]} >= set(env_names())
     assert "| `seamless_v0` | 4 |" in (tmp_path / "benchmarks.md").read_text()
     assert "| `sequitur_v0` |" in readme.read_text()
+
+
+def test_training_mode_writes_the_issue_json_and_its_own_block(tmp_path, capsys):
+    """--training measures the engine and the self-play trainer in one run per game and fills
+    only the training block of the page, leaving the speed table as it was."""
+    out, page = tmp_path / "training.json", tmp_path / "bench.md"
+    page.write_text(
+        f"# B\n\n{bench.MARK_START}\nspeed\n{bench.MARK_END}\n\n"
+        f"{bench.TRAINING_START}\nold\n{bench.MARK_END}\n"
+    )
+    args = ["bench", "--training", "--game", "seals_v0", "--seconds", "0.2"]
+    assert main([*args, "--json", str(out), "--markdown", str(page)]) == 0
+    games = json.loads(out.read_text())["games"]
+    assert [(g["game"], g["players"]) for g in games] == [("seals_v0", default_players("seals_v0"))]
+    assert {"game", "players", "aec_steps_per_s", "train_steps_per_s"} <= games[0].keys()
+    assert games[0]["aec_steps_per_s"] > 0 and games[0]["train_steps_per_s"] > 0
+    text = page.read_text()
+    assert "speed" in text and "old" not in text and "| `seals_v0` |" in text
+    assert "self-play training steps/s" in capsys.readouterr().out

@@ -55,6 +55,8 @@ TARGET_DECISION_US = 150.0
 # PettingZoo reference env -> the rlcard game it wraps (for the rules-only figure).
 REFERENCES = {"leduc_holdem_v4": "leduc-holdem", "texas_holdem_v4": "limit-holdem"}
 MARK_START, MARK_END = "<!-- generated:bench -->", "<!-- /generated -->"
+TRAINING_START = "<!-- generated:training -->"
+TRAINING_BAR = 0.2  # self-play trainer steps/s over random-play AEC steps/s (issue 20)
 SEED = 0
 RAW_SUFFIX = " (raw_env)"
 HEARTS = "open_spiel hearts (C++)"
@@ -645,14 +647,15 @@ def report_json(report: Report, info: dict[str, Any], seconds: float) -> dict[st
     }
 
 
-def write_markdown(path: Path, block: str) -> None:
-    """Replace the generated block of ``path`` (a new page with just the block if absent)."""
-    text = path.read_text() if path.exists() else f"# Benchmarks\n\n{MARK_START}\n{MARK_END}\n"
-    if MARK_START not in text or MARK_END not in text:
-        raise ValueError(f"{path} has no {MARK_START} ... {MARK_END} block to fill")
-    head, rest = text.split(MARK_START, 1)
+def write_markdown(path: Path, block: str, start: str = MARK_START) -> None:
+    """Replace the generated block opened by ``start`` in ``path`` (a new page with just the
+    block if the file is absent)."""
+    text = path.read_text() if path.exists() else f"# Benchmarks\n\n{start}\n{MARK_END}\n"
+    if start not in text or MARK_END not in text.split(start, 1)[-1]:
+        raise ValueError(f"{path} has no {start} ... {MARK_END} block to fill")
+    head, rest = text.split(start, 1)
     tail = rest.split(MARK_END, 1)[1]
-    path.write_text(f"{head}{MARK_START}\n{block}\n{MARK_END}{tail}")
+    path.write_text(f"{head}{start}\n{block}\n{MARK_END}{tail}")
 
 
 def measure_hearts(seconds: float, log: Callable[[str], None]) -> RulesReference | None:
@@ -692,9 +695,61 @@ def run_bench(
     return Report(rows + refs, times, hearts)
 
 
+def training_rows(
+    todo: Sequence[tuple[str, int]], seconds: float, log: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
+    """Each game's random-play AEC steps/s and self-play trainer steps/s, measured in one run
+    (:func:`card_envs.training.selfplay_bench.measure`), with their ratio."""
+    from card_envs.training.selfplay_bench import measure  # torch: only for --training
+
+    rows = []
+    for name, num_players in todo:
+        log(f"bench --training: {name} at {num_players} players ...")
+        row = measure(name, num_players, seconds)
+        rows.append({**row, "ratio": round(row["train_steps_per_s"] / row["aec_steps_per_s"], 3)})
+    return rows
+
+
+def training_markdown(rows: Sequence[dict[str, Any]], info: dict[str, Any], seconds: float) -> str:
+    """The self-play speed table, each row flagged against the 0.2x bar."""
+    lines = [
+        f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), load average "
+        f"{info['load_average']}; {seconds:g} CPU s per game, one torch thread.",
+        "",
+        "| environment | players | AEC steps/s (random play) | self-play training steps/s "
+        "| ratio |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        flag = "ok" if row["ratio"] >= TRAINING_BAR else "below"
+        lines.append(
+            f"| `{row['game']}` | {row['players']} | {row['aec_steps_per_s']:,} | "
+            f"{row['train_steps_per_s']:,} | {row['ratio']:.3f} {flag} |"
+        )
+    return "\n".join(lines)
+
+
+def cmd_training(args: argparse.Namespace, todo: Sequence[tuple[str, int]]) -> int:
+    """``card-envs bench --training``: the trainer's speed beside the engine's, per game."""
+    rows = training_rows(todo, args.seconds)
+    info = machine()
+    block = training_markdown(rows, info, args.seconds)
+    print(block)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        data = {"machine": info, "seconds": args.seconds, "bar": TRAINING_BAR, "games": rows}
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+    if args.markdown:
+        write_markdown(Path(args.markdown), block, TRAINING_START)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise ValueError(f"--seconds must be positive; got {args.seconds}")
+    if args.training:
+        players = None if args.players == ALL else parse_players(args.players)
+        return cmd_training(args, cases(args.game, players))
     todo = cases(args.game, parse_players(args.players))
     report = run_bench(todo, args.seconds, heuristics=not args.skip_heuristics)
     info = machine()
@@ -745,5 +800,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--profile", action="store_true", help="print cProfile hot spots of games below target"
+    )
+    parser.add_argument(
+        "--training",
+        action="store_true",
+        help="instead: each game's self-play trainer steps/s beside its random-play AEC steps/s "
+        "(at the game's default player count unless --players; --seconds of CPU per game)",
     )
     parser.set_defaults(func=cmd_bench)
