@@ -10,7 +10,13 @@ import re
 from pathlib import Path
 
 from card_envs.agents.base import Agent, RandomAgent
-from card_envs.agents.builtin import STRONGER_HEURISTICS, builtin_kinds, import_module, make_builtin
+from card_envs.agents.builtin import (
+    SEARCH_KINDS,
+    STRONGER_HEURISTICS,
+    builtin_kinds,
+    import_module,
+    make_builtin,
+)
 from card_envs.core.env import EnvInfo
 
 if __name__ != "card_envs.agents":  # the folder imported by path, e.g. from the repository root
@@ -86,6 +92,9 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
     (``"package.module:ClassName"``, an :class:`Agent` subclass built as ``cls(info, seed)``) or
     an RLlib export directory (``card-envs train-rllib --out``).
 
+    The search agents ``"ismcts"`` and ``"pimc"`` (:data:`SEARCH_KINDS`) take a budget after a
+    colon: ``"ismcts:iterations=400"``.
+
     ``trust=True`` allows checkpoint formats that unpickle (a Stable-Baselines3 ``.zip``, an
     RLlib export), which can run code: pass it only for files you trust (docs/agents.md)."""
     builtin = make_builtin(kind, info, seed)
@@ -107,8 +116,8 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
                 f"{info.name}) and give its .safetensors path"
             )
         return load_policy_agent(path, info, seed, trust=trust)
-    kinds = ", ".join(repr(k) for k in agent_kinds(info))
+    kinds = ", ".join(repr(k) for k in [*agent_kinds(info), *SEARCH_KINDS])
     raise ValueError(
-        f"unknown agent {kind!r} for {info.name}: use {kinds}, a checkpoint path or a "
-        "'package.module:ClassName' of your own"
+        f"unknown agent {kind!r} for {info.name}: use {kinds} (a search with a budget as "
+        "'ismcts:iterations=400'), a checkpoint path or a 'package.module:ClassName' of your own"
     )

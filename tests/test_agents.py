@@ -45,6 +45,8 @@ def test_make_agent_errors_are_clear():
     assert agent_kinds(info)[:2] == ["random", "heuristic"]
     with pytest.raises(ValueError, match="unknown agent 'genius' for seamless_v0: use 'random'"):
         make_agent("genius", info)
+    with pytest.raises(ValueError, match="'ismcts', 'pimc' \\(a search with a budget"):
+        make_agent("genius", info)
 
 
 def test_seamless_heuristic_beats_random_clearly():
