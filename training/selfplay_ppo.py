@@ -31,7 +31,7 @@ import torch.nn.functional as F
 from card_envs import make
 from card_envs.core.env import EnvInfo
 from card_envs.training.config import SELFPLAY_DEFAULTS
-from card_envs.training.policy import check_out, save_policy
+from card_envs.training.policy import check_out
 from card_envs.training.selfplay import (
     Policy,
     Rollout,
@@ -201,7 +201,7 @@ def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str
     """Train by self-play until ``timesteps`` env steps (every seat's decisions) or
     ``max_minutes``, evaluating every ``eval_every`` steps against random and heuristic seats;
     write the policy that did best against the heuristic to ``out`` with its JSON and PNG."""
-    from card_envs.training.train_ppo import write_curve
+    from card_envs.training.train_ppo import save_trained
 
     check_out(out)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -209,25 +209,17 @@ def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str
     started = time.perf_counter()
     history, best = run_cycles(trainer, run_dir / "progress.jsonl")
     trainer.policy.load_state_dict(best[2])
-    record = {
-        "fair_share": round(1 / config["num_players"], 4),
-        "best_timesteps": best[1],
-        "train_seconds": round(time.perf_counter() - started, 1),
-        "learner_samples": trainer.samples,
-        "config": config,
-        "cloning": {},
-        "evaluations": history,
-    }
-    result = save_policy(
+    return save_trained(
         trainer.policy,
         out,
-        env=config["env"],
-        num_players=config["num_players"],
-        advisor=None,
-        record=record,
+        config,
+        None,
+        best[1],
+        started,
+        {},
+        history,
+        learner_samples=trainer.samples,
     )
-    write_curve(result, out.with_suffix(".png"))
-    return result
 
 
 def run_cycles(

@@ -260,20 +260,39 @@ def train(
     assert monitor.best is not None  # _on_training_end evaluates the last step at least
     _, best_timesteps, weights = monitor.best
     model.policy.load_state_dict(weights)
+    return save_trained(
+        model.policy, out, config, config["advisor"], best_timesteps, started, cloned, history
+    )
+
+
+def save_trained(
+    policy: Any,
+    out: Path,
+    config: dict[str, Any],
+    advisor: str | None,
+    best_timesteps: int,
+    started: float,
+    cloning: dict[str, Any],
+    history: list[dict[str, Any]],
+    **extra: Any,
+) -> dict[str, Any]:
+    """Save a run's best policy with its training record (``extra`` fields after the time it
+    took), and its learning curve as a PNG beside it: the end of every trainer."""
     record = {
         "fair_share": round(1 / config["num_players"], 4),
         "best_timesteps": best_timesteps,
         "train_seconds": round(time.perf_counter() - started, 1),
+        **extra,
         "config": config,
-        "cloning": cloned,
+        "cloning": cloning,
         "evaluations": history,
     }
     result = save_policy(
-        model.policy,
+        policy,
         out,
         env=config["env"],
         num_players=config["num_players"],
-        advisor=config["advisor"],
+        advisor=advisor,
         record=record,
     )
     write_curve(result, out.with_suffix(".png"))
