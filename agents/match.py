@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,18 @@ def decisions(
             env.step(None)
             continue
         yield agent, observation
+
+
+def play_aec_game(env: AECEnv, rand: random.Random) -> int:
+    """The rest of the game in progress on ``env``, uniformly random legal moves drawn from
+    ``rand`` through :func:`decisions`: the benchmarks' random play (one policy for every env,
+    PettingZoo's references included); returns agent-steps."""
+    steps = 0
+    for _agent, observation in decisions(env):
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rand.randrange(len(legal))]))
+        steps += 1
+    return steps
 
 
 def play_game(

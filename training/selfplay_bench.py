@@ -11,11 +11,10 @@ import random
 import time
 from typing import Any
 
-import numpy as np
 import torch
 
 from card_envs import make
-from card_envs.agents.match import decisions
+from card_envs.agents.match import play_aec_game
 from card_envs.registry import env_names
 from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
 
@@ -57,10 +56,7 @@ def aec_steps_per_s(game: str, players: int, seconds: float) -> float:
     while time.process_time() - started < seconds:
         env.reset(seed=seed)
         seed += 1
-        for _agent, observation in decisions(env):
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rand.randrange(len(legal))]))
-            steps += 1
+        steps += play_aec_game(env, rand)
     return steps / (time.process_time() - started)
 
 

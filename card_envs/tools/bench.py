@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 
 from card_envs.agents.base import Agent
 from card_envs.agents.builtin import builtin_kinds, make_builtin
-from card_envs.agents.match import decisions
+from card_envs.agents.match import decisions, play_aec_game
 from card_envs.core.env import EnvInfo
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, default_players, game_choices, parse_players
@@ -125,17 +125,6 @@ class Report:
 
 
 # -- timed loops --------------------------------------------------------------------------------
-def play_aec_game(env: AECEnv, rand: random.Random) -> int:
-    """One game of uniformly random legal moves through the AEC loop (the library's one loop,
-    :func:`card_envs.agents.match.decisions`); returns agent-steps."""
-    steps = 0
-    for _agent, observation in decisions(env):
-        legal = np.flatnonzero(observation["action_mask"])
-        env.step(int(legal[rand.randrange(len(legal))]))
-        steps += 1
-    return steps
-
-
 def time_games(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:
     """Run whole games until ``seconds`` of CPU time have passed (at least one game);
     (steps/s, games/s)."""
