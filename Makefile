@@ -11,7 +11,10 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # torch first, pinned to the CPU wheel: a looser requirement would fetch a multi-GB CUDA build.
-$(STAMP): pyproject.toml
+# A kernel's .pyx edited since the last install rebuilds the install, which compiles it (setup.py).
+KERNELS := $(wildcard card_envs/*/*.pyx card_envs/*/*/*.pyx)
+
+$(STAMP): pyproject.toml setup.py $(KERNELS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
