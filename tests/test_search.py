@@ -20,6 +20,7 @@ from card_envs.cli import main
 from card_envs.core.env import CardEnv
 from card_envs.seamless.rules.cards import NUM_RANKS
 from card_envs.seamless.rules.hidden import shown_voids
+from card_envs.sequitur.rules.state import ACTION, GOAL, SETUP, SPELL
 
 KINDS = ("ismcts", "pimc")
 SMALL = "iterations=6,horizon=round,depth=8"  # enough to search, fast enough for every table
@@ -167,6 +168,50 @@ def test_sequitur_redraws_the_balls_earlier_seats_drew_this_step():
         assert len(world.racks[0]) == len(state.racks[0])
         assert set(state.shown_racks[0]) <= set(world.racks[0])
     assert len({tuple(world.racks[0]) for world in worlds}) > 1
+
+
+def seat_zero_turn(env: CardEnv, seed: int) -> CardEnv:
+    """A copy of ``env`` after seat 0 plays its turn of this step by random legal moves."""
+    env = copy.deepcopy(env)
+    rng = np.random.default_rng(seed)
+    while env.game_state.actor == 0:
+        legal = env.game.legal_actions(env.game_state)
+        env.step(legal[int(rng.integers(len(legal)))])
+    return env
+
+
+def world_fields(world: object) -> dict[str, object]:
+    """A determinisation's contents, its chance log aside."""
+    return {k: v for k, v in vars(world).items() if k != "chance"}
+
+
+@pytest.mark.parametrize("phase", [SETUP, GOAL, ACTION, SPELL])
+def test_sequitur_search_does_not_see_this_steps_earlier_choices(phase):
+    """Seat 0's choices in a simultaneous step are hidden from seat 1 until the step ends:
+    two tables where seat 0 chose differently give seat 1 the same determinisations (same seed)
+    and the search the same distribution."""
+    env = make("sequitur_v0", num_players=4)
+    env.reset(seed=4)
+    steps = random_steps(env, 4)
+    while not (env.game_state.phase == phase and env.game_state.actor == 0):
+        env.step(next(steps))
+    first = seat_zero_turn(env, 0)
+    seen = world_fields(first.game_state)
+    for seed in range(1, 40):
+        second = seat_zero_turn(env, seed)
+        if world_fields(second.game_state) != seen:
+            break
+    assert world_fields(second.game_state) != seen, "seat 0 chose the same every time"
+    game = env.game
+    for seed in range(3):
+        worlds = [
+            game.resample_hidden(table.game_state, 1, np.random.default_rng(seed))
+            for table in (first, second)
+        ]
+        assert world_fields(worlds[0]) == world_fields(worlds[1])
+        game.check_invariants(worlds[0])
+    agents = [make_agent(f"ismcts:{SMALL}", env.describe(), seed=3) for _ in range(2)]
+    assert agents[0].policy(first) == agents[1].policy(second)
 
 
 def test_teacher_gives_the_visit_distribution_over_legal_moves():

@@ -35,7 +35,13 @@ from card_envs.sequitur.rules.cards import (
 from card_envs.sequitur.rules.deal import CheckedDeal, InjectedBalls, checked_deal, injected_bag
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS, GoalCard, load_goals
-from card_envs.sequitur.rules.hidden import redraw_new_balls, sort_hidden
+from card_envs.sequitur.rules.hidden import (
+    acted_this_step,
+    forget_step_choices,
+    redraw_new_balls,
+    replay_step_choices,
+    sort_hidden,
+)
 from card_envs.sequitur.rules.state import (
     ACTION,
     BLANK_LETTER,
@@ -421,14 +427,18 @@ class SequiturGame(Game[SequiturState]):
     def resample_hidden(
         self, state: SequiturState, observer: int, rng: np.random.Generator
     ) -> SequiturState:
-        """A copy with what ``observer`` cannot see redrawn (see ``GoalDecks.resample_hidden``).
-        The copy has no chance log or script: both show hidden cards, and its future is drawn
-        from the generator."""
+        """A copy with what ``observer`` cannot see redrawn (see ``GoalDecks.resample_hidden``),
+        and what other seats chose earlier in this simultaneous step chosen again by chance
+        (``hidden.replay_step_choices``). The copy has no chance log or script: both show hidden
+        cards, and its future is drawn from the generator."""
         new = self.clone(state)
+        acted = acted_this_step(new, observer)
+        forget_step_choices(new, acted, self.goal_decks)
         sort_hidden(new, self.goal_decks, observer)  # the redraw must not see where cards are
         self.goal_decks.resample_hidden(new, observer, rng)
-        redraw_new_balls(new, observer, rng)
         new.chance = ChanceLog()
+        replay_step_choices(new, acted, rng, self.goal_decks, self.spellings, self._actions)
+        redraw_new_balls(new, observer, rng)
         return new
 
     def render(self, state: SequiturState) -> str:

@@ -1,14 +1,113 @@
 """Putting what a seat cannot see into a fixed order before it is redrawn, so that
-:meth:`SequiturGame.resample_hidden` depends only on what the seat knows, and redrawing the
-balls other seats drew earlier in the current simultaneous step."""
+:meth:`SequiturGame.resample_hidden` depends only on what the seat knows; undoing what other
+seats chose earlier in the current simultaneous step (hidden until it ends) and choosing it
+again by chance; and redrawing the balls other seats drew in that step."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from card_envs.core.spec import ActionSpec
+from card_envs.sequitur.rules.cards import BALL_LETTER, LEFT, PLACED_BALLS, RIGHT, word_score
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS
-from card_envs.sequitur.rules.state import EMPTY, SequiturState
+from card_envs.sequitur.rules.rack import card_actions, place_ball, play_card
+from card_envs.sequitur.rules.spelling import Spellings, spelled_balls
+from card_envs.sequitur.rules.state import ACTION, EMPTY, GOAL, SETUP, SPELL, SequiturState
+from card_envs.sequitur.rules.words import read_word
+
+
+def acted_this_step(state: SequiturState, observer: int) -> list[int]:
+    """The other seats that finished their turn in the current simultaneous step: what they
+    chose stays hidden from ``observer`` until the step ends."""
+    if state.phase not in (SETUP, GOAL, ACTION, SPELL):
+        return []
+    return [seat for seat in range(state.actor) if seat != observer]
+
+
+def forget_step_choices(state: SequiturState, seats: list[int], decks: GoalDecks) -> None:
+    """In place: undo this step's hidden choices of ``seats``: racks and played cards back as
+    shown at the step's start (balls drawn go back to the bag, balls exchanged away come out of
+    it), a secret goal back on top of its deck, a goal-step card discarded taken back as if
+    kept face down, a word unspelled. What is left depends only on what the others can see."""
+    for seat in seats:
+        rack, shown = state.racks[seat], state.shown_racks[seat]
+        if rack != shown:
+            on_show = set(shown)
+            state.bag = [b for b in state.bag if b not in on_show]
+            state.bag += [b for b in rack if b not in on_show]
+            state.racks[seat] = list(shown)
+        state.used[seat] = list(state.shown_used[seat])
+        if state.phase == SETUP and state.secret[seat] != EMPTY:
+            card, state.secret[seat] = state.secret[seat], EMPTY
+            state.decks[decks.colour_of[card]].append(card)
+        elif state.phase == GOAL and state.kept[seat] == EMPTY:
+            pile = state.discards[state.goal_step]
+            mine = [i for i, g in enumerate(pile) if state.discarder[g] == seat]
+            if mine:  # the seat's last discard of this colour is this step's card
+                card = state.kept[seat] = pile.pop(mine[-1])
+                del state.discarder[card]
+                state.own_discards[seat].remove(card)
+        elif state.phase == SPELL:
+            state.words[seat], state.word_balls[seat], state.scores[seat] = "", [], 0
+
+
+def replay_step_choices(
+    state: SequiturState,
+    seats: list[int],
+    rng: np.random.Generator,
+    decks: GoalDecks,
+    spellings: Spellings,
+    actions: ActionSpec,
+) -> None:
+    """In place, after :func:`forget_step_choices` and the redraw: ``seats`` choose again. A
+    secret goal's colour, each ball's end, keeping a goal card and the Sequitur card played are
+    drawn uniformly; the word is the best-scoring one (the rack is on show in the spell step)."""
+    for seat in seats:
+        if state.phase == SETUP:
+            colours = [c for c in range(len(COLOURS)) if decks.has_goals(state, c)]
+            if colours:
+                state.secret[seat] = decks.draw(
+                    state, colours[int(rng.integers(len(colours)))], rng
+                )
+            for _ in range(PLACED_BALLS):
+                place_ball(state.racks[seat], state.bag.pop(), (LEFT, RIGHT)[int(rng.integers(2))])
+        elif state.phase == GOAL and state.kept[seat] != EMPTY and rng.random() < 0.5:
+            decks.discard(state, state.kept[seat], seat)
+            state.kept[seat] = EMPTY
+        elif state.phase == ACTION:
+            _play_any_card(state, seat, rng, actions)
+        elif state.phase == SPELL:
+            _spell_best_word(state, seat, spellings)
+
+
+def _play_any_card(
+    state: SequiturState, seat: int, rng: np.random.Generator, actions: ActionSpec
+) -> None:
+    """``seat`` plays a uniformly drawn Sequitur card placement (or passes); the actor, its
+    decision and a ball it is placing are left as they were."""
+    actor, decision, ball = state.actor, state.decision, state.ball
+    state.actor = seat
+    legal = card_actions(state, actions.start)
+    block, k = actions.decode(legal[int(rng.integers(len(legal)))])
+    if not play_card(state, block, k, rng):  # Extend drew a ball to place
+        place_ball(state.racks[seat], state.ball, (LEFT, RIGHT)[int(rng.integers(2))])
+    state.actor, state.decision, state.ball = actor, decision, ball
+
+
+def _spell_best_word(state: SequiturState, seat: int, spellings: Spellings) -> None:
+    """``seat`` spells its best-scoring word (the first such in key order), or nothing."""
+    rack = state.racks[seat]
+    best: tuple[int, str, list[int]] = (0, "", [])
+    for key, options in sorted(spellings.of(rack).items()):
+        balls = spelled_balls(rack, key)
+        codes = [BALL_LETTER[b] for b in balls]
+        for blank, q_mode in options:
+            word = read_word(codes, blank, q_mode)
+            score = word_score(word, balls, q_mode)
+            if score > best[0] or not best[1]:
+                best = (score, word, balls)
+    state.scores[seat], state.words[seat], state.word_balls[seat] = best
 
 
 def sort_hidden(state: SequiturState, decks: GoalDecks, observer: int) -> None:
