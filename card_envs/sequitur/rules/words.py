@@ -17,7 +17,12 @@ import functools
 from collections import Counter
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from card_envs.sequitur.rules.compiled import PURE_PYTHON
+
+if TYPE_CHECKING:
+    from card_envs.sequitur.rules._spelling import LetterTree
 
 DATA_DIR = Path(__file__).parents[1] / "data"
 DEFAULT_WORDS = DATA_DIR / "words.txt"
@@ -74,6 +79,7 @@ class Dictionary:
             for key, node in edges.items()
         }
         self._anagrams = Counter("".join(sorted(w)) for w in self.words)
+        self.tree = _compiled_tree(self.steps, self.root_kids)
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
@@ -84,6 +90,20 @@ class Dictionary:
     def has_anagram(self, word: str) -> bool:
         """True when another dictionary word uses exactly the same letters."""
         return self._anagrams.get("".join(sorted(word)), 0) > (word in self.words)
+
+
+def _compiled_tree(
+    steps: dict[int, tuple[int, bool, int, int]], root_kids: int
+) -> LetterTree | None:
+    """The letter tree as the compiled search's C arrays, or ``None`` when the extension is not
+    built here or ``CARD_ENVS_PURE_PYTHON=1`` asks for the Python reference."""
+    if PURE_PYTHON:
+        return None
+    try:
+        from card_envs.sequitur.rules._spelling import LetterTree
+    except ImportError:
+        return None
+    return LetterTree(steps, root_kids)
 
 
 def check_dictionary(dictionary: Any) -> None:
@@ -136,7 +156,19 @@ def read_word(codes: Iterable[int], blank: int, q_mode: int) -> str:
 def find_spellings(
     rack: tuple[int, ...], dictionary: Dictionary
 ) -> dict[int, list[tuple[int, int]]]:
-    """Every dictionary word in ``rack``: spelling key -> its ``(blank letter, Q mode)`` choices.
+    """Every dictionary word in ``rack`` (at most 10 ball codes): spelling key -> its ``(blank
+    letter, Q mode)`` choices, by the compiled search where it is built (about 9x faster), else
+    by :func:`spellings_reference`, which it matches key for key and in order."""
+    tree = dictionary.tree
+    if tree is None:
+        return spellings_reference(rack, dictionary)
+    return tree.spellings(rack)
+
+
+def spellings_reference(
+    rack: tuple[int, ...], dictionary: Dictionary
+) -> dict[int, list[tuple[int, int]]]:
+    """:func:`find_spellings` in Python: the spec of the compiled search, and its fallback.
 
     A depth-first walk over the rack's subsequences in both reading directions along the
     dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
@@ -206,8 +238,8 @@ def find_spellings(
 def _plain_spellings(
     rack: tuple[int, ...], dictionary: Dictionary
 ) -> dict[int, list[tuple[int, int]]]:
-    """:func:`find_spellings` for a rack without the blank and the Q ball (most racks): the same
-    walk without their choices, a third faster. Each spelling has the one choice ``(NO_CHOICE,
+    """:func:`spellings_reference` for a rack without the blank and the Q ball (most racks): the
+    same walk without their choices, a third faster. Each spelling has the one choice ``(NO_CHOICE,
     NO_CHOICE)`` and is found once."""
     steps = dictionary.steps
     found: dict[int, list[tuple[int, int]]] = {}

@@ -1,0 +1,11 @@
+"""Types of the compiled word search (``_spelling.pyx``)."""
+
+class LetterTree:
+    """A dictionary's letter tree (``Dictionary.steps``, ``root_kids``) as flat C arrays."""
+
+    steps: dict[int, tuple[int, bool, int, int]]
+    root_kids: int
+
+    def __init__(self, steps: dict[int, tuple[int, bool, int, int]], root_kids: int) -> None: ...
+    def spellings(self, rack: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
+        """Spelling key -> its ``(blank letter, Q mode)`` choices, as the reference finds them."""
