@@ -284,17 +284,6 @@ def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path):
     assert play_game(env, agents, seed=0).steps > 0  # an illegal move would raise
 
 
-def test_train_selfplay_refuses_an_advisor_and_a_resume(tmp_path):
-    from card_envs.training.cli import main
-
-    base = ["seals_v0", "--selfplay", "--logdir", str(tmp_path)]
-    with pytest.raises(ValueError, match="observation alone: no advisor"):
-        main([*base, "--advisor", "heuristic"])
-    with pytest.raises(ValueError, match="--resume is for the PPO trainer"):
-        main([*base, "--resume", str(tmp_path / "x.safetensors")])
-    assert not any(tmp_path.glob("seals_v0-*"))
-
-
 @pytest.mark.slow
 def test_short_selfplay_run_beats_random(tmp_path):
     """Self-play from scratch, two players: 300k env steps (323 s with the evaluations, on a

@@ -6,6 +6,7 @@ training itself is :func:`card_envs.training.train_ppo.train`.
 
     card-envs train seals_v0 --timesteps 1000000 --clone-games 1000
     card-envs train seals_v0 --selfplay --max-minutes 60
+    card-envs train seamless_v0 --selfplay --warm-start heuristic --opponent-share 0.75
     python -m card_envs.training.cli seals_v0 --timesteps 20000 --out /tmp/seals.safetensors
 """
 
@@ -56,6 +57,11 @@ HELP: dict[str, str] = {
     "gae_lambda": "GAE's lambda over each seat's trajectory",
     "pool_size": "frozen snapshots of the learner kept (the newest)",
     "snapshot_share": "chance that a seat other than the learner's own is a snapshot",
+    "opponent_kind": "built-in agent that may take the seats beside the learner",
+    "opponent_share": "chance that a seat other than the learner's own is --opponent-kind "
+    "(before snapshots are drawn)",
+    "warm_start": "built-in agent whose moves the network clones before self-play ('none': "
+    "from scratch)",
 }
 SELFPLAY_HELP = (
     "batched self-play (docs/training.md, Self-play): every seat is the learner or a frozen "
@@ -71,8 +77,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--selfplay", action="store_true", help=SELFPLAY_HELP)
     for key, default in {**DEFAULTS, **SELFPLAY_DEFAULTS}.items():
-        if key == "advisor":  # a name or none: its default depends on --selfplay
-            default = DEFAULTS[key]
         flag = "--" + key.replace("_", "-")
         if isinstance(default, bool):
             parser.add_argument(flag, action="store_true", help=HELP[key])
@@ -85,7 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 help=f"{HELP[key]} (default: {' '.join(default)})",
             )
         else:  # None: the default of the mode (PPO or --selfplay), resolved by config_from_args
-            parser.add_argument(flag, type=type(default), default=None, help=default_help(key))
+            kind = str if default is None else type(default)  # None: an agent kind or none
+            parser.add_argument(flag, type=kind, default=None, help=default_help(key))
     parser.add_argument(
         "--out",
         type=Path,
@@ -112,7 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def default_help(key: str) -> str:
     """The help of a flag whose default depends on ``--selfplay``."""
     if key not in DEFAULTS:
-        return f"{HELP[key]} (with --selfplay; default: {SELFPLAY_DEFAULTS[key]})"
+        return f"{HELP[key]} (with --selfplay; default: {SELFPLAY_DEFAULTS[key] or 'none'})"
     if key not in SELFPLAY_DEFAULTS:
         return f"{HELP[key]} (default: {DEFAULTS[key]}; not with --selfplay)"
     if key == "advisor":
@@ -145,18 +150,40 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     for key, default in defaults.items():
         given = getattr(args, key)
         config[key] = default if given is None else given
-    if config["advisor"] in ("none", ""):
-        config["advisor"] = None
-    if args.selfplay and config["advisor"] is not None:
-        raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
-    if args.selfplay and args.resume is not None:
-        raise ValueError("--selfplay starts from scratch: --resume is for the PPO trainer")
-    if config["advisor"] is not None and config["advisor"] not in advisor_kinds(info):
+    for key in ("advisor", "warm_start"):
+        if config.get(key) in ("none", ""):
+            config[key] = None
+    if args.selfplay:
+        check_selfplay(config, args.resume)
+    kinds = advisor_kinds(info)
+    if config["advisor"] is not None and config["advisor"] not in kinds:
         raise ValueError(
             f"--advisor {config['advisor']!r}: an advisor is one of {args.game}'s built-in "
-            f"agents ({', '.join(advisor_kinds(info))}) or none: a checkpoint records it by name"
+            f"agents ({', '.join(kinds)}) or none: a checkpoint records it by name"
         )
+    for key in ("warm_start", "opponent_kind"):
+        if config.get(key) not in (None, *kinds):
+            flag = "--" + key.replace("_", "-")
+            raise ValueError(
+                f"{flag} {config[key]!r}: one of {args.game}'s built-in agents ({', '.join(kinds)})"
+            )
     return config
+
+
+def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
+    """Refuse what self-play cannot do: an advisor, or a resume that is not a pure network's
+    ``.safetensors`` or that is combined with a warm start."""
+    if config["advisor"] is not None:
+        raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
+    if resume is None:
+        return
+    if resume.suffix != ".safetensors":
+        raise ValueError(
+            f"--selfplay --resume {resume}: self-play continues from a .safetensors (a run "
+            f"folder's .zip is the PPO trainer's)"
+        )
+    if config["warm_start"] is not None:
+        raise ValueError("--resume continues a trained network: it takes no --warm-start")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -165,7 +192,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.selfplay:
         from card_envs.training.selfplay_ppo import train_selfplay
 
-        result = train_selfplay(config, out, run_dir)
+        result = train_selfplay(config, out, run_dir, args.resume)
     else:
         from card_envs.training.train_ppo import train
 

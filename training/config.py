@@ -65,6 +65,12 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
     "pool_size": 8,  # frozen snapshots kept (the newest)
     "snapshot_share": 0.5,  # chance that a seat other than the learner's own is a snapshot
     "snapshot_every": 500_000,  # env steps between snapshots
+    "opponent_kind": "heuristic",  # a built-in agent that may take the seats beside the learner
+    "opponent_share": 0.0,  # chance that a seat other than the learner's own is that agent
+    "warm_start": None,  # a built-in agent cloned before self-play (None: from scratch)
+    "clone_games": 1000,  # with --warm-start: games of that agent in every seat, cloned
+    "clone_epochs": 8,
+    "clone_smoothing": 0.1,
     "eval_every": 1_000_000,
     "eval_games": 200,
 }

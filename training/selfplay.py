@@ -1,8 +1,10 @@
 """Batched self-play collection: many tables in lockstep, one forward pass per policy per tick.
 
-Every seat of every table is played by the learning policy or by a frozen snapshot of it from a
-:class:`SnapshotPool`. Each tick every table has one seat to act; the decisions that belong to
-the same policy are evaluated together in one batched forward pass, then every table steps.
+Every seat of every table is played by the learning policy, by a frozen snapshot of it from a
+:class:`SnapshotPool`, or by a fixed opponent such as the heuristic (the pool's
+``opponent_share``). Each tick every table has one seat to act; the decisions that belong to
+the same policy are evaluated together in one batched forward pass, a fixed opponent acts on its
+own, then every table steps.
 
 Each learning seat's own decisions form its trajectory. A reward that a seat receives is
 credited to that seat's own last decision, whoever acted: rewards that arrive while the others
@@ -23,6 +25,7 @@ probability) at a cost that grows with the legal moves instead of the action tab
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +33,8 @@ import numpy as np
 import torch
 
 from card_envs import make
+from card_envs.agents import make_agent
+from card_envs.agents.base import Agent
 
 MASKED_LOGIT = -1e8  # MaskablePPO's logit for a masked action: no probability, finite gradient
 Policy = Any  # a MaskableActorCriticPolicy (sb3_contrib), typed loosely like the rest of training
@@ -75,20 +80,24 @@ def sample_legal(log_probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class SnapshotPool:
-    """Frozen copies of the learner that play some seats (self-play against past selves).
+    """Frozen copies of the learner that play some seats (self-play against past selves), and
+    the table's fixed opponents (the heuristic) beside them.
 
     ``add`` stores a deep copy of the policy (its later training does not reach the copy); the
     newest ``size`` are kept. ``draw`` seats a table for one game: one seat, drawn uniformly, is
-    always the learner's; each other seat is a snapshot with probability ``share`` (drawn
-    uniformly from the pool), else the learner's too. With an empty pool every seat learns.
+    always the learner's; each other seat is the table's fixed opponent with probability
+    ``opponent_share`` (when the table has them), else a snapshot with probability ``share``
+    (drawn uniformly from the pool), else the learner's too. With an empty pool and no fixed
+    opponents every seat learns.
     """
 
-    def __init__(self, size: int = 8, share: float = 0.5):
+    def __init__(self, size: int = 8, share: float = 0.5, opponent_share: float = 0.0):
         if size < 1:
             raise ValueError(f"pool size must be at least 1, not {size}")
-        if not 0.0 <= share <= 1.0:
-            raise ValueError(f"snapshot share must be in [0, 1], not {share}")
-        self.size, self.share = size, share
+        for name, value in (("snapshot", share), ("opponent", opponent_share)):
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} share must be in [0, 1], not {value}")
+        self.size, self.share, self.opponent_share = size, share, opponent_share
         self.snapshots: list[Policy] = []
 
     def add(self, policy: Policy) -> None:
@@ -97,12 +106,18 @@ class SnapshotPool:
         frozen.requires_grad_(False)
         self.snapshots = [*self.snapshots, frozen][-self.size :]
 
-    def draw(self, rng: np.random.Generator, num_players: int) -> list[Policy | None]:
-        """Who plays each seat of a new game: ``None`` for the learner, else a snapshot."""
+    def draw(
+        self, rng: np.random.Generator, num_players: int, opponents: Sequence[Agent] = ()
+    ) -> list[Policy | Agent | None]:
+        """Who plays each seat of a new game: ``None`` for the learner, else a snapshot or the
+        seat's fixed opponent (``opponents[seat]``)."""
         anchor = int(rng.integers(num_players))
-        seats: list[Policy | None] = []
+        seats: list[Policy | Agent | None] = []
+        fixed = bool(opponents) and self.opponent_share > 0
         for seat in range(num_players):
-            if seat == anchor or not self.snapshots or rng.random() >= self.share:
+            if seat != anchor and fixed and rng.random() < self.opponent_share:
+                seats.append(opponents[seat])
+            elif seat == anchor or not self.snapshots or rng.random() >= self.share:
                 seats.append(None)
             else:
                 seats.append(self.snapshots[int(rng.integers(len(self.snapshots)))])
@@ -150,20 +165,23 @@ class _Decision:
 
 
 class _Table:
-    """One game in progress: the env, who plays each seat, each learning seat's open decision
-    and the reward a seat got before its first decision."""
+    """One game in progress: the env, its fixed opponents (one per seat, or none), who plays
+    each seat, each learning seat's open decision and the reward a seat got before its first
+    decision."""
 
-    def __init__(self, env, rng: np.random.Generator):
-        self.env, self.rng = env, rng
-        self.players: list[Policy | None] = []
+    def __init__(self, env, rng: np.random.Generator, opponents: list[Agent]):
+        self.env, self.rng, self.opponents = env, rng, opponents
+        self.players: list[Policy | Agent | None] = []
         self.open: list[_Decision | None] = []
         self.early: list[float] = []
 
 
 class SelfPlayCollector:
     """``tables`` games of ``env_name`` stepped in lockstep; :meth:`collect` gathers the
-    learner's decisions. Deterministic for a ``seed``: the tables' deals and seatings and the
-    actions sampled come from generators spawned from it."""
+    learner's decisions. With an ``opponent`` kind (``"heuristic"``), every table has one such
+    agent per seat, seated by the pool's ``opponent_share``; they act one at a time through
+    ``act_at`` and are never learned from. Deterministic for a ``seed``: the tables' deals,
+    seatings and opponents' seeds and the actions sampled come from generators spawned from it."""
 
     def __init__(
         self,
@@ -174,6 +192,7 @@ class SelfPlayCollector:
         seed: int = 0,
         gamma: float = 1.0,
         gae_lambda: float = 0.95,
+        opponent: str | None = None,
         **env_options: Any,
     ):
         if tables < 1:
@@ -181,11 +200,12 @@ class SelfPlayCollector:
         self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
         streams = np.random.SeedSequence(seed).spawn(tables + 1)
         self.rng = np.random.default_rng(streams[0])  # the actions sampled
+        envs = [make(env_name, num_players=num_players, **env_options) for _ in streams[1:]]
+        self.info = envs[0].describe()
         self.tables = [
-            _Table(make(env_name, num_players=num_players, **env_options), np.random.default_rng(s))
-            for s in streams[1:]
+            _Table(env, np.random.default_rng(stream), self._opponents(opponent))
+            for env, stream in zip(envs, streams[1:], strict=True)
         ]
-        self.info = self.tables[0].env.describe()
         # the batch of a tick is stacked into these rather than into new arrays every tick
         self._vectors = np.zeros((tables, self.info.obs_spec.size), np.float32)
         self._masks = np.zeros((tables, self.info.num_actions), np.int8)
@@ -197,9 +217,17 @@ class SelfPlayCollector:
         for table in self.tables:
             self._new_game(table)
 
+    def _opponents(self, kind: str | None) -> list[Agent]:
+        """One ``kind`` agent per seat (reseeded every game), or none without a kind."""
+        if kind is None:
+            return []
+        return [make_agent(kind, self.info) for _ in range(self.info.num_players)]
+
     def _new_game(self, table: _Table) -> None:
         table.env.reset(seed=int(table.rng.integers(2**31)))
-        table.players = self.pool.draw(table.rng, self.info.num_players)
+        for agent in table.opponents:
+            agent.reset(int(table.rng.integers(2**31)))
+        table.players = self.pool.draw(table.rng, self.info.num_players, table.opponents)
         table.open = [None] * self.info.num_players
         table.early = [0.0] * self.info.num_players
 
@@ -232,6 +260,9 @@ class SelfPlayCollector:
         for indices in groups.values():
             table = self.tables[indices[0]]
             player = table.players[seen[indices[0]][0]]
+            if isinstance(player, Agent):  # a fixed opponent: its own table's seat alone
+                actions[indices[0]] = player.act_at(table.env, seen[indices[0]][1])
+                continue
             acting = policy if player is None else player
             chosen = self._decide(acting, [seen[i][1] for i in indices], player is None)
             for index, (action, decision) in zip(indices, chosen, strict=True):

@@ -29,6 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from card_envs import make
+from card_envs.agents.policy import load_policy
 from card_envs.core.env import EnvInfo
 from card_envs.training.config import SELFPLAY_DEFAULTS
 from card_envs.training.policy import check_out
@@ -154,7 +155,8 @@ class SelfPlayTrainer:
     def __init__(self, config: dict[str, Any]):
         torch.set_num_threads(config["torch_threads"])
         self.config = config
-        self.pool = SnapshotPool(config["pool_size"], config["snapshot_share"])
+        share = config["opponent_share"]
+        self.pool = SnapshotPool(config["pool_size"], config["snapshot_share"], share)
         self.collector = SelfPlayCollector(
             config["env"],
             self.pool,
@@ -162,6 +164,7 @@ class SelfPlayTrainer:
             config["num_players"],
             seed=config["seed"],
             gae_lambda=config["gae_lambda"],
+            opponent=config["opponent_kind"] if share else None,
         )
         self.info = self.collector.info
         self.policy = new_policy(
@@ -178,6 +181,16 @@ class SelfPlayTrainer:
         self.rng = np.random.default_rng(config["seed"])  # minibatch order
         self.env_steps = self.samples = 0
         self.next_snapshot = config["snapshot_every"]
+
+    def start_at(self, weights: dict[str, torch.Tensor], env_steps: int) -> None:
+        """Continue from ``weights`` (a fresh optimizer) as if ``env_steps`` were done."""
+        try:
+            self.policy.load_state_dict(weights)
+        except RuntimeError as error:
+            width = self.config["width"]
+            raise ValueError(f"the checkpoint is not a {width}-wide MLP: {error}") from None
+        self.env_steps = env_steps
+        self.next_snapshot = env_steps + self.config["snapshot_every"]
 
     def cycle(self) -> dict[str, float]:
         """Collect ``rollout`` learner decisions, update, and add a snapshot to the pool every
@@ -197,18 +210,32 @@ class SelfPlayTrainer:
         }
 
 
-def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str, Any]:
+Best = tuple[float, int, dict[str, torch.Tensor]]  # win share vs the heuristic, env steps, weights
+
+
+def train_selfplay(
+    config: dict[str, Any], out: Path, run_dir: Path, resume: Path | None = None
+) -> dict[str, Any]:
     """Train by self-play until ``timesteps`` env steps (every seat's decisions) or
     ``max_minutes``, evaluating every ``eval_every`` steps against random and heuristic seats;
-    write the policy that did best against the heuristic to ``out`` with its JSON and PNG."""
+    write the policy that did best against the heuristic to ``out`` with its JSON and PNG.
+    The network starts from scratch, from a clone of ``warm_start``'s moves, or from the
+    ``.safetensors`` ``resume`` names (its record carried on)."""
     from card_envs.training.train_ppo import save_trained
 
     check_out(out)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    trainer = SelfPlayTrainer(config)
     started = time.perf_counter()
-    history, best = run_cycles(trainer, run_dir / "progress.jsonl")
+    start: Best | None = None
+    if resume is not None:
+        trainer, cloning, history, start = resumed(config, resume)
+    else:
+        trainer, cloning, history = SelfPlayTrainer(config), {}, []
+        if config["warm_start"]:
+            cloning, start = warm_start(trainer)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
     trainer.policy.load_state_dict(best[2])
+    extra = {} if resume is None else {"resumed_from": str(resume)}
     return save_trained(
         trainer.policy,
         out,
@@ -216,25 +243,88 @@ def train_selfplay(config: dict[str, Any], out: Path, run_dir: Path) -> dict[str
         None,
         best[1],
         started,
-        {},
+        cloning,
         history,
         learner_samples=trainer.samples,
+        **extra,
     )
 
 
+def warm_start(trainer: SelfPlayTrainer) -> tuple[dict[str, Any], Best]:
+    """Clone ``warm_start``'s moves (``clone_games`` games of it in every seat) into the
+    learner and evaluate the clone: the start of RL, and the best so far."""
+    from card_envs.training.imitation import clone, collect_demonstrations
+    from card_envs.training.train_ppo import evaluations
+
+    config = trainer.config
+    demos = collect_demonstrations(
+        config["env"], config["num_players"], config["clone_games"], teacher=config["warm_start"]
+    )
+    fit = clone(
+        trainer.policy,
+        demos,
+        epochs=config["clone_epochs"],
+        smoothing=config["clone_smoothing"],
+        seed=config["seed"],
+    )
+    row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
+    print(json_line({"cloned": config["warm_start"], **row}), end="", flush=True)
+    return {"rounds": [row]}, (row["vs_heuristic"], 0, snapshot_weights(trainer.policy))
+
+
+def resumed(
+    config: dict[str, Any], path: Path
+) -> tuple[SelfPlayTrainer, dict[str, Any], list[dict[str, Any]], Best]:
+    """A trainer continuing the pure network at ``path`` from the step it was saved at (the
+    network's width is the checkpoint's; the optimizer is fresh), with the checkpoint's cloning
+    record and evaluations up to that step, its evaluation there the best so far."""
+    policy, meta = load_policy(
+        path, make(config["env"], num_players=config["num_players"]).describe()
+    )
+    network = meta["policy"]
+    if network["advisor"] is not None:
+        raise ValueError(
+            f"{path} was trained with the advisor {network['advisor']!r}: not a "
+            "network that sees the observation alone"
+        )
+    arch = network["net_arch"]
+    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
+    steps = int(meta.get("best_timesteps", 0))
+    trainer = SelfPlayTrainer(config)
+    trainer.start_at(policy.state_dict(), steps)
+    if steps >= config["timesteps"]:
+        raise ValueError(
+            f"--timesteps {config['timesteps']} is not past the {steps} steps "
+            f"{path} was trained for"
+        )
+    history = [row for row in meta.get("evaluations", []) if row["timesteps"] <= steps]
+    cloning = meta.get("cloning", {})
+    rows = [row for row in history if row["timesteps"] == steps] or cloning.get("rounds", [])
+    share = rows[-1]["vs_heuristic"] if rows else -1.0  # no record: any evaluation beats it
+    return trainer, cloning, history, (share, steps, snapshot_weights(trainer.policy))
+
+
+def snapshot_weights(policy: Policy) -> dict[str, torch.Tensor]:
+    """A copy of the policy's weights that its further training leaves alone."""
+    return {k: v.detach().clone() for k, v in policy.state_dict().items()}
+
+
 def run_cycles(
-    trainer: SelfPlayTrainer, progress: Path
-) -> tuple[list[dict[str, Any]], tuple[float, int, dict[str, torch.Tensor]]]:
+    trainer: SelfPlayTrainer,
+    progress: Path,
+    history: list[dict[str, Any]],
+    best: Best | None = None,
+) -> tuple[list[dict[str, Any]], Best]:
     """Cycles until ``timesteps`` or ``max_minutes``, each logged to ``progress`` (a JSON line);
-    the evaluations, and the best against the heuristic: (win share, env steps, weights)."""
+    the evaluations (added to ``history``), and the best against the heuristic (starting from
+    ``best``, the warm start's or the resumed checkpoint's)."""
     from card_envs.training.train_ppo import evaluations
 
     config = trainer.config
     minutes = config["max_minutes"]
     deadline = time.perf_counter() + 60 * minutes if minutes else None
-    history: list[dict[str, Any]] = []
-    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
-    next_eval, finished = config["eval_every"], False
+    history = list(history)
+    next_eval, finished = trainer.env_steps + config["eval_every"], False
     with progress.open("w", buffering=1) as log:  # a line at a time, for tail -f
         while not finished:
             log.write(json_line({"timesteps": trainer.env_steps, **trainer.cycle()}))
@@ -248,8 +338,7 @@ def run_cycles(
             history.append({"timesteps": trainer.env_steps, **scores})
             print(json_line(history[-1]), end="", flush=True)
             if best is None or scores["vs_heuristic"] >= best[0]:
-                weights = {k: v.detach().clone() for k, v in trainer.policy.state_dict().items()}
-                best = (scores["vs_heuristic"], trainer.env_steps, weights)
+                best = (scores["vs_heuristic"], trainer.env_steps, snapshot_weights(trainer.policy))
     assert best is not None  # the last cycle evaluates
     return history, best
 
