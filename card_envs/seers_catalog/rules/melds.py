@@ -8,11 +8,17 @@ strictly higher ``rank2 = 2 * value + half`` (Half Moon adds the half step).
 
 Size counts suited cards, wilds, Echo and Stepping Stone; the modifiers Cauldron, Prism and
 Half Moon join a meld without counting toward its size.
+
+:func:`legal_plays` is the compiled kernel ``_melds.pyx`` when it is importable and
+``CARD_ENVS_PURE_PYTHON=1`` is not set (read once, at import), else :func:`legal_plays_py`, the
+reference it follows loop for loop: both list the same melds in the same order.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from itertools import combinations, pairwise
 
 from card_envs.seers_catalog.rules.cards import (
@@ -69,7 +75,7 @@ def beats(key: Key, top: Key | None) -> bool:
 
 
 # -- the generator ------------------------------------------------------------------------------
-def legal_plays(hand: Sequence[int], top: Key | None, focus: bool = False) -> Plays:
+def legal_plays_py(hand: Sequence[int], top: Key | None, focus: bool = False) -> Plays:
     """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds.
 
     With ``focus``, when the hand's lowest kind is suited, only the melds that hold it (it is
@@ -355,6 +361,13 @@ class _Generator:
 
 _RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
 _PRISM, _CAULDRON, _BOTH = frozenset((K_PRISM,)), frozenset((K_CAULDRON,)), _RUN_ARTS - {K_STONE}
+
+PURE_PYTHON = os.environ.get("CARD_ENVS_PURE_PYTHON") == "1"
+legal_plays = legal_plays_py
+if not PURE_PYTHON:
+    with suppress(ImportError):  # not built (no compiler at install): the reference
+        from card_envs.seers_catalog.rules._melds import legal_plays
+COMPILED = legal_plays is not legal_plays_py
 
 
 # -- the detector -------------------------------------------------------------------------------

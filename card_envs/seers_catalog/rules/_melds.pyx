@@ -1,0 +1,490 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The meld generator compiled: :func:`card_envs.seers_catalog.rules.melds.legal_plays_py`
+loop for loop over C arrays and bitmasks.
+
+Listing the melds of a hand never seen before was about half the legal mask's cost, and the
+hands rarely repeat, so no cache helps. The reference in ``melds.py`` is the spec: this file
+follows its loops in the same order, so each meld is found in the same order and the result
+(a dict of sorted kinds to a set of finishes) is the same down to its iteration order.
+"""
+
+from libc.stdint cimport uint64_t
+
+from card_envs.seers_catalog.rules.cards import (
+    CAULDRON,
+    CROWN,
+    ECHO,
+    GO_FIRST,
+    HALF_MOON,
+    KIND,
+    MAX_SUITS,
+    MAX_VALUE,
+    MIN_VALUE,
+    NUM_KINDS,
+    NUM_VALUES,
+    PRISM,
+    STEPPING_STONE,
+    WILD,
+)
+
+cdef enum:
+    MAXH = 128  # kinds in a hand (a real hand holds at most the 75 cards)
+    MAXC = MAXH + 32  # kinds in one meld while it is assembled
+    RANKS = 16  # slots by value, 0..15
+
+cdef int C_WILD = WILD
+cdef int C_MIN = MIN_VALUE
+cdef int C_MAX = MAX_VALUE
+cdef int C_NV = NUM_VALUES
+cdef int C_SUITS = MAX_SUITS
+cdef int C_KINDS = NUM_KINDS
+cdef int K_GO = KIND[GO_FIRST]
+cdef int K_CR = KIND[CROWN]
+cdef int K_CAUL = KIND[CAULDRON]
+cdef int K_PRI = KIND[PRISM]
+cdef int K_HM = KIND[HALF_MOON]
+cdef int K_EC = KIND[ECHO]
+cdef int K_ST = KIND[STEPPING_STONE]
+cdef int MATCH = 0, RUN = 1, ARTIFACT_SINGLE = 2
+cdef int GO_FIRST_VALUE = 1, CROWN_VALUE = 15
+cdef int MIN_RUN = 2
+# run artifacts as bits
+cdef int A_PRISM = 1, A_CAUL = 2, A_STONE = 4
+
+_MATCH_FINISH = tuple([(MATCH, v) for v in range(RANKS)])
+_RUN_FINISH = tuple([(RUN, v) for v in range(RANKS)])
+_ART_FINISH = (ARTIFACT_SINGLE, 0)
+
+
+cdef struct Gen:
+    bint has_top
+    int top_kind, top_size, top_rank2
+    int first  # -1: none
+    int near_lo, near_hi, past
+    int wilds
+    int half  # 1 with Half Moon: the halves tried are 0 and 1
+    int floor
+    uint64_t arts  # artifact kinds held, bit k - WILD
+    int run_arts  # A_PRISM | A_CAUL | A_STONE held
+    int nsuited
+    int suited[MAXH]
+    uint64_t held  # suited kinds held
+    int nbv[RANKS]
+    int bv[RANKS][MAXH]  # suited kinds by value, in hand order
+    int nspec[RANKS]
+    int spec_card[RANKS][MAXH]
+    int spec_needs[RANKS][MAXH]
+    int buf[MAXC]  # the meld being assembled
+    int tmp[MAXC + 1]  # a sorted copy
+
+
+cdef inline bint has_art(Gen* g, int kind) noexcept:
+    return (g.arts >> (kind - C_WILD)) & 1
+
+
+cdef bint holds(int* cards, int n, int kind) noexcept:
+    cdef int i
+    for i in range(n):
+        if cards[i] == kind:
+            return True
+    return False
+
+
+cdef void record(Gen* g, dict plays, int* cards, int n, object finish, int kind, int size,
+                 int value) except *:
+    """The reference's ``_record``: filter, sort, and add the finish under each half."""
+    cdef int rank2 = 2 * value, i, j, x, h, m
+    if g.first >= 0 and not holds(cards, n, g.first):
+        return
+    if g.has_top and (kind != g.top_kind or size != g.top_size):
+        return
+    if rank2 + g.half <= g.floor:
+        return
+    cdef int* t = g.tmp
+    for i in range(n):  # insertion sort: a meld is a few kinds
+        x = cards[i]
+        j = i
+        while j > 0 and t[j - 1] > x:
+            t[j] = t[j - 1]
+            j -= 1
+        t[j] = x
+    for h in range(g.half + 1):
+        if rank2 + h <= g.floor:
+            continue
+        if h:
+            m = n
+            while m > 0 and t[m - 1] > K_HM:
+                m -= 1
+            key = tuple([t[i] for i in range(m)] + [K_HM] + [t[i] for i in range(m, n)])
+        else:
+            key = tuple([t[i] for i in range(n)])
+        found = plays.get(key)
+        if found is None:
+            plays[key] = {finish}
+        else:
+            (<set>found).add(finish)
+
+
+cdef int lowest(Gen* g, int value) noexcept:
+    cdef int least
+    if not g.has_top:
+        return value
+    least = (g.top_rank2 - g.half) // 2 + 1
+    return value if value > least else least
+
+
+cdef void artifact_singles(Gen* g, dict plays) except *:
+    cdef int card
+    if has_art(g, K_GO) and not g.has_top:
+        card = K_GO
+        record(g, plays, &card, 1, _ART_FINISH, MATCH, 1, GO_FIRST_VALUE)
+    if has_art(g, K_CR):
+        card = K_CR
+        record(g, plays, &card, 1, _ART_FINISH, MATCH, 1, CROWN_VALUE)
+
+
+cdef void matching(Gen* g, dict plays) except *:
+    cdef int need, needv, echoes, cauldron, value, nnat, nshift, most, count, echo, e, fixed
+    cdef int extra, wlo, whi, w, size, n, i, k, top_count, hi
+    cdef int shifted[2 * MAXH + 1]
+    cdef int idx[MAXH]
+    cdef int* nat
+    if g.has_top and g.top_kind != MATCH:
+        return
+    need = g.top_size if g.has_top else -1
+    needv = need if need > 0 else 1
+    echoes = 2 if has_art(g, K_EC) else 1
+    cauldron = has_art(g, K_CAUL)
+    hi = g.near_hi if g.near_hi < C_MAX else C_MAX
+    value = lowest(g, C_MIN)
+    if value < g.near_lo:
+        value = g.near_lo
+    while value <= hi:
+        nat = g.bv[value] if 0 <= value < RANKS else NULL
+        nnat = g.nbv[value] if 0 <= value < RANKS else 0
+        nshift = 1
+        shifted[0] = -1
+        if cauldron:
+            for k in (value - 1, value + 1):
+                if 0 <= k < RANKS:
+                    for i in range(g.nbv[k]):
+                        shifted[nshift] = g.bv[k][i]
+                        nshift += 1
+        most = nnat + echoes - 1 + (nshift > 1) + g.wilds
+        if most < needv:
+            value += 1
+            continue
+        top_count = nnat if need < 0 else (need if need < nnat else nnat)
+        for count in range(top_count + 1):
+            for i in range(count):
+                idx[i] = i
+            while True:
+                for echo in range(echoes):
+                    for e in range(nshift):
+                        extra = shifted[e]
+                        if g.first >= 0 and extra != g.first:
+                            if not any_is(nat, idx, count, g.first):
+                                continue
+                        fixed = count + echo + (extra >= 0)
+                        if need < 0:
+                            wlo, whi = 0, g.wilds
+                        elif 0 <= need - fixed <= g.wilds:
+                            wlo = whi = need - fixed
+                        else:
+                            continue
+                        for w in range(wlo, whi + 1):
+                            size = fixed + w
+                            if size == 0 or (echo and size < 2):
+                                continue
+                            n = 0
+                            for i in range(count):
+                                g.buf[n] = nat[idx[i]]
+                                n += 1
+                            for i in range(w):
+                                g.buf[n] = C_WILD
+                                n += 1
+                            if echo:
+                                g.buf[n] = K_EC
+                                n += 1
+                            if extra >= 0:
+                                g.buf[n] = extra
+                                g.buf[n + 1] = K_CAUL
+                                n += 2
+                            record(g, plays, g.buf, n, _MATCH_FINISH[value], MATCH, size, value)
+                if not next_combination(idx, count, nnat):
+                    break
+        value += 1
+
+
+cdef bint any_is(int* pool, int* idx, int count, int kind) noexcept:
+    cdef int i
+    for i in range(count):
+        if pool[idx[i]] == kind:
+            return True
+    return False
+
+
+cdef bint next_combination(int* idx, int r, int n) noexcept:
+    """Advance ``idx`` (r of range(n), ascending) as ``itertools.combinations`` does."""
+    cdef int i = r - 1, j
+    while i >= 0 and idx[i] == i + n - r:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, r):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+cdef inline int popcount(uint64_t x) noexcept:
+    cdef int c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+cdef void runs(Gen* g, dict plays) except *:
+    cdef int len_lo, len_hi, length, s, suit, nsuits, total, base, helpers, own, top, low, first_top
+    cdef int top_hi, i
+    cdef bint simple, ready, spare_found
+    cdef uint64_t values[8]
+    cdef uint64_t mask, window
+    cdef int suits[8]
+    if g.has_top and g.top_kind != RUN:
+        return
+    if g.has_top:
+        len_lo = len_hi = g.top_size
+    else:
+        len_lo, len_hi = MIN_RUN, C_NV
+    for s in range(C_SUITS):
+        values[s] = 0
+    for i in range(g.nsuited):
+        values[g.suited[i] // C_NV] |= (<uint64_t>1) << (g.suited[i] % C_NV + C_MIN)
+    simple = not (g.run_arts & (A_PRISM | A_CAUL))
+    helpers = g.wilds + popcount(g.run_arts)
+    nsuits = 0
+    if g.first >= 0:
+        own = g.first // C_NV
+        if g.run_arts & A_PRISM:
+            for s in range(own, C_SUITS):
+                if values[s]:
+                    suits[nsuits] = s
+                    nsuits += 1
+        else:
+            suits[0] = own
+            nsuits = 1
+    else:
+        for s in range(C_SUITS):
+            if values[s]:
+                suits[nsuits] = s
+                nsuits += 1
+        for s in range(C_SUITS):
+            if not values[s]:
+                suits[nsuits] = s
+                nsuits += 1
+                break
+    for s in range(nsuits):
+        suit = suits[s]
+        mask = values[suit]
+        total = popcount(mask)
+        base = suit * C_NV - C_MIN
+        ready = simple
+        for length in range(len_lo, len_hi + 1):
+            if length > total + helpers:
+                break
+            if length > C_NV:  # no top card can end a run this long
+                continue
+            window = ((<uint64_t>1) << length) - 1
+            first_top = lowest(g, C_MIN + length - 1)
+            if first_top < g.near_lo:
+                first_top = g.near_lo
+            top_hi = g.near_hi + length - 1
+            if top_hi > C_MAX:
+                top_hi = C_MAX
+            for top in range(first_top, top_hi + 1):
+                low = top - length + 1
+                if popcount((mask >> low) & window) + helpers < length:
+                    continue
+                if simple:
+                    plain_runs(g, plays, base, low, top)
+                    continue
+                if not ready:
+                    specials(g, suit)
+                    ready = True
+                fill(g, plays, suit, low, top, low, 0, g.held, 0, g.run_arts)
+
+
+cdef void plain_runs(Gen* g, dict plays, int base, int low, int top) except *:
+    """Runs without Prism or Cauldron: held cards of the window, less any left to the fillers."""
+    cdef int held[RANKS]
+    cdef int opt[RANKS]
+    cdef int idx[RANKS]
+    cdef int nheld = 0, nopt = 0, rank, code, length, spare, dropped, i, j, n, most
+    for rank in range(low, top + 1):
+        code = base + rank
+        if 0 <= code < 64 and (g.held >> code) & 1:
+            held[nheld] = code
+            nheld += 1
+    length = top - low + 1
+    spare = g.wilds + ((g.run_arts & A_STONE) != 0) - (length - nheld)
+    if g.first >= 0:
+        if not holds(held, nheld, g.first):
+            return
+        for i in range(nheld):
+            if held[i] != g.first:
+                opt[nopt] = held[i]
+                nopt += 1
+    else:
+        for i in range(nheld):
+            opt[i] = held[i]
+        nopt = nheld
+    most = spare if spare < nopt else nopt
+    for dropped in range(most + 1):
+        for i in range(dropped):
+            idx[i] = i
+        while True:
+            n = 0
+            for i in range(nheld):
+                if not any_is(opt, idx, dropped, held[i]):
+                    g.buf[n] = held[i]
+                    n += 1
+            close_run(g, plays, n, length - n, length, top, g.run_arts)
+            if not next_combination(idx, dropped, nopt):
+                break
+
+
+cdef void specials(Gen* g, int suit) noexcept:
+    """For each rank, the cards that fill it in ``suit`` only with Prism and/or Cauldron."""
+    cdef bint prism = g.run_arts & A_PRISM, cauldron = g.run_arts & A_CAUL, own
+    cdef int i, card, value, rank, r
+    for r in range(RANKS):
+        g.nspec[r] = 0
+    for i in range(g.nsuited):
+        card = g.suited[i]
+        if g.first >= 0 and g.first // C_NV != suit and card != g.first and card // C_NV != suit:
+            continue  # the first card needs the Prism here, so no other card of another suit fits
+        value = card % C_NV + C_MIN
+        own = card // C_NV == suit
+        if not own and prism:
+            g.spec_card[value][g.nspec[value]] = card
+            g.spec_needs[value][g.nspec[value]] = A_PRISM
+            g.nspec[value] += 1
+        if cauldron and (own or prism):
+            for rank in (value - 1, value + 1):
+                if C_MIN <= rank <= C_MAX:
+                    g.spec_card[rank][g.nspec[rank]] = card
+                    g.spec_needs[rank][g.nspec[rank]] = A_CAUL if own else A_PRISM | A_CAUL
+                    g.nspec[rank] += 1
+
+
+cdef void fill(Gen* g, dict plays, int suit, int low, int top, int rank, int n, uint64_t free,
+               int gaps, int arts) except *:
+    """Place cards in slots ``rank..top`` (``g.buf[:n]`` so far); a slot may stay a gap."""
+    cdef int nxt, own, i, card, needs, m
+    if rank > top:
+        close_run(g, plays, n, gaps, top - low + 1, top, arts)
+        return
+    if rank == g.past and not holds(g.buf, n, g.first):
+        return
+    nxt = rank + 1
+    own = suit * C_NV + rank - C_MIN
+    if (free >> own) & 1:
+        g.buf[n] = own
+        fill(g, plays, suit, low, top, nxt, n + 1, free & ~((<uint64_t>1) << own), gaps, arts)
+    if gaps < g.wilds + ((arts & A_STONE) != 0):
+        fill(g, plays, suit, low, top, nxt, n, free, gaps + 1, arts)
+    for i in range(g.nspec[rank]):
+        card = g.spec_card[rank][i]
+        needs = g.spec_needs[rank][i]
+        if (free >> card) & 1 and (needs & ~arts) == 0:
+            g.buf[n] = card
+            m = n + 1
+            if needs & A_CAUL:
+                g.buf[m] = K_CAUL
+                m += 1
+            if needs & A_PRISM:
+                g.buf[m] = K_PRI
+                m += 1
+            fill(g, plays, suit, low, top, nxt, m, free & ~((<uint64_t>1) << card), gaps,
+                 arts & ~needs)
+
+
+cdef void close_run(Gen* g, dict plays, int n, int gaps, int length, int top, int arts) except *:
+    """Record a run of ``g.buf[:n]`` whose ``gaps`` are filled by wilds, or wilds and the Stone."""
+    cdef int i
+    cdef int cards[MAXC]
+    for i in range(n):
+        cards[i] = g.buf[i]
+    if gaps <= g.wilds:
+        for i in range(gaps):
+            cards[n + i] = C_WILD
+        finish_run(g, plays, cards, n + gaps, length, top, arts)
+    if gaps and (arts & A_STONE) and gaps <= g.wilds + 1:
+        for i in range(gaps - 1):
+            cards[n + i] = C_WILD
+        cards[n + gaps - 1] = K_ST
+        finish_run(g, plays, cards, n + gaps, length, top, arts)
+
+
+cdef void finish_run(Gen* g, dict plays, int* cards, int n, int length, int top, int arts) except *:
+    cdef int i
+    record(g, plays, cards, n, _RUN_FINISH[top], RUN, length, top)
+    if arts & A_PRISM:
+        for i in range(n):
+            if cards[i] < C_WILD:
+                cards[n] = K_PRI
+                record(g, plays, cards, n + 1, _RUN_FINISH[top], RUN, length, top)
+                return
+
+
+def legal_plays(hand, top, bint focus=False) -> dict:
+    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds:
+    the reference's result, computed over C arrays."""
+    cdef Gen g
+    cdef int i, k, n = len(hand), lowest_kind = C_KINDS, value, lift
+    if n > MAXH:
+        raise ValueError(f"a hand of {n} kinds: the compiled generator takes at most {MAXH}")
+    g.arts = 0
+    g.nsuited = 0
+    g.held = 0
+    g.wilds = 0
+    for i in range(RANKS):
+        g.nbv[i] = 0
+    for item in hand:
+        k = item
+        if not 0 <= k < C_KINDS:
+            raise ValueError(f"not a card kind: {k} (kinds are 0..{C_KINDS - 1})")
+        if k < lowest_kind:
+            lowest_kind = k
+        if k == C_WILD:
+            g.wilds += 1
+        elif k > C_WILD:
+            g.arts |= (<uint64_t>1) << (k - C_WILD)
+        else:
+            g.suited[g.nsuited] = k
+            g.nsuited += 1
+            g.held |= (<uint64_t>1) << k
+            value = k % C_NV + C_MIN
+            g.bv[value][g.nbv[value]] = k
+            g.nbv[value] += 1
+    g.run_arts = (A_PRISM * has_art(&g, K_PRI) | A_CAUL * has_art(&g, K_CAUL)
+                  | A_STONE * has_art(&g, K_ST))
+    g.half = has_art(&g, K_HM)
+    g.has_top = top is not None
+    g.floor = -1
+    if g.has_top:
+        g.top_kind, g.top_size, g.top_rank2 = top[0], top[1], top[2]
+        g.floor = g.top_rank2
+    g.first = lowest_kind if focus and n and lowest_kind < C_WILD else -1
+    g.near_lo, g.near_hi, g.past = C_MIN, C_MAX, C_MAX + 2
+    if g.first >= 0:
+        value = g.first % C_NV + C_MIN
+        lift = has_art(&g, K_CAUL)
+        g.near_lo, g.near_hi, g.past = value - lift, value + lift, value + lift + 1
+    plays = {}
+    artifact_singles(&g, plays)
+    matching(&g, plays)
+    runs(&g, plays)
+    return plays
