@@ -1,5 +1,6 @@
 """Sequitur's compiled kernels against their Python references (the spec): the word search on
-thousands of random racks, and the kernels are in use where CI requires them."""
+thousands of random racks, the observation of every seat at every step of random games, and the
+kernels are in use where CI requires them."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import os
 import pickle
 import random
 
+import numpy as np
 import pytest
 
+from card_envs.sequitur.encoding import SequiturEncoding
+from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.compiled import PURE_PYTHON
+from card_envs.sequitur.rules.goals import COLOURS
 from card_envs.sequitur.rules.words import (
     BLANK,
     Dictionary,
@@ -21,9 +26,10 @@ from card_envs.sequitur.rules.words import (
 )
 
 try:
+    from card_envs.sequitur import _observe
     from card_envs.sequitur.rules import _spelling
 except ImportError:  # not built here: the kernel tests skip, test_..._is_compiled decides
-    _spelling = None  # type: ignore[assignment]
+    _observe = _spelling = None  # type: ignore[assignment]
 
 WORDS = load_dictionary()
 compiled = pytest.mark.skipif(_spelling is None, reason="the Sequitur kernels are not built")
@@ -33,8 +39,9 @@ def test_sequitur_kernel_is_compiled():
     """CI sets CARD_ENVS_REQUIRE_COMPILED=1: a missing extension must fail there, not fall back."""
     if os.environ.get("CARD_ENVS_REQUIRE_COMPILED") != "1":
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
-    assert _spelling is not None, "card_envs.sequitur.rules._spelling is not built"
+    assert _spelling is not None and _observe is not None, "the Sequitur kernels are not built"
     assert PURE_PYTHON or WORDS.tree is not None
+    assert PURE_PYTHON or SequiturEncoding(SequiturGame(2))._observer is not None
 
 
 def random_rack(r: random.Random, size: int, blank: bool) -> tuple[int, ...]:
@@ -104,3 +111,57 @@ def test_letter_tree_survives_pickle_and_deepcopy():
     tree = _spelling.LetterTree(words.steps, words.root_kids)
     for other in (pickle.loads(pickle.dumps(tree)), copy.deepcopy(tree)):
         assert other.spellings((2, 0, 19, 10)) == tree.spellings((2, 0, 19, 10))
+
+
+# -- the observation
+
+
+def random_states(game: SequiturGame, seed: int):
+    """Every state of a random game, at every decision to its end."""
+    r = np.random.default_rng(seed)
+    state = game.new_game(r)
+    while True:
+        yield state
+        legal = game.legal_actions(state)
+        if not legal:
+            return
+        game.apply(state, legal[r.integers(len(legal))], r)
+
+
+SMALL_DECK = [{"colour": c, "kind": "any", "min_length": 3} for c in COLOURS for _ in range(2)]
+
+
+@compiled
+@pytest.mark.parametrize(
+    "players, options",
+    [
+        *((players, {}) for players in range(1, 6)),
+        (3, {"claim_pass": True}),
+        (2, {"goals": SMALL_DECK}),
+        (4, {"goals": SMALL_DECK, "claim_pass": True}),
+    ],
+)
+def test_observation_kernel_matches_the_reference(players, options):
+    """Every seat's vector at every step of random games: setup, goal, action and spelling
+    steps, claims, passes, a deck that runs out, the game's end."""
+    game = SequiturGame(players, **options)
+    encoding = SequiturEncoding(game)
+    assert encoding._observer is not None
+    for seed in range(4):
+        for state in random_states(game, seed):
+            for seat in range(players):
+                got = encoding.observe(state, seat)
+                want = encoding.observe_reference(state, seat)
+                assert got.dtype == want.dtype and np.array_equal(got, want), (seed, seat)
+
+
+@compiled
+def test_observation_kernel_refuses_a_bad_ball_and_survives_copies():
+    game = SequiturGame(3)
+    encoding = SequiturEncoding(game)
+    state = next(random_states(game, 0))
+    for other in (pickle.loads(pickle.dumps(encoding)), copy.deepcopy(encoding)):
+        assert np.array_equal(other.observe(state, 1), encoding.observe(state, 1))
+    state.racks[0][0] = 72  # no such ball
+    with pytest.raises(IndexError, match="no ball 72"):
+        encoding.observe(state, 0)

@@ -1,5 +1,8 @@
 """Sequitur observation: what one seat may know, seat-relative (index 0 is the observer).
 
+The vector is written by the compiled ``_observe.Observer`` where it is built (a fifth of the
+Python's cost), else by :meth:`SequiturEncoding.observe_reference`, its spec.
+
 Racks are public, but during a simultaneous step other seats are shown as they were when the step
 began (``shown_racks``), so nobody sees another player's choices before the step ends. Secret
 goals, face-down public goals, drawn goal cards, a ball being placed and the bag are private; a
@@ -11,6 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,9 +22,13 @@ from card_envs.core.game import SparseEncoding
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.rules import SequiturGame, SequiturState
 from card_envs.sequitur.rules.cards import BALL_LETTER, CARDS, MAX_RACK, MAX_WORD
+from card_envs.sequitur.rules.compiled import PURE_PYTHON
 from card_envs.sequitur.rules.goals import COLOURS
 from card_envs.sequitur.rules.state import CLAIM, DECISIONS, EMPTY, NUM_ROUNDS, OVER, PHASES
 from card_envs.sequitur.rules.words import ALPHABET, BLANK, MAX_SLOTS
+
+if TYPE_CHECKING:
+    from card_envs.sequitur._observe import Observer
 
 BALL_KINDS = BLANK + 1  # 26 letters and the blank
 ORD_A = ord("a")
@@ -68,6 +76,33 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         n = game.num_players
         self._at = [self._seat_table(rel) for rel in range(n)]
         self._seat_tables = [[self._at[(p - seat) % n] for p in range(n)] for seat in range(n)]
+        self._observer = self._compiled_observer(width)
+
+    def _compiled_observer(self, deck_width: int) -> Observer | None:
+        """The compiled writer of this configuration's vector, or ``None`` when the extension is
+        not built here or ``CARD_ENVS_PURE_PYTHON=1`` asks for the Python reference."""
+        if PURE_PYTHON:
+            return None
+        try:
+            from card_envs.sequitur._observe import Observer
+        except ImportError:
+            return None
+        facts = {
+            "num_players": self.game.num_players,
+            "max_rack": MAX_RACK,
+            "ball_kinds": BALL_KINDS,
+            "letters": len(ALPHABET),
+            "max_word": MAX_WORD,
+            "cards": len(CARDS),
+            "max_slots": MAX_SLOTS,
+            "rounds": NUM_ROUNDS,
+            "over": OVER,
+            "claim": CLAIM,
+            "empty": EMPTY,
+            "deck_width": deck_width,
+            "colours": len(COLOURS),
+        }
+        return Observer(dict(self.spec.offsets), facts, tuple(self._colours), BALL_LETTER)
 
     def _seat_table(self, rel: int) -> SeatTable:
         at, goals = self.spec.offsets, len(self.game.goals)
@@ -182,7 +217,16 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         return ones + [i for i, _ in values], [1.0] * len(ones) + [v for _, v in values]
 
     def observe(self, state: SequiturState, seat: int) -> np.ndarray:
-        """As the base's, without building a list of values: nearly all entries are ones."""
+        """What ``seat`` may know, by the compiled writer where it is in use."""
+        if self._observer is None:
+            return self.observe_reference(state, seat)
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        self._observer.write(buffer, state, seat)
+        return buffer
+
+    def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
+        """The observation in Python, the compiled writer's spec and fallback: as the base's,
+        without building a list of values (nearly all entries are ones)."""
         buffer = np.zeros(self.spec.size, OBS_DTYPE)
         ones: list[int] = []
         values: list[tuple[int, int]] = []
