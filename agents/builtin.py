@@ -72,7 +72,13 @@ def make_search(kind: str, info: EnvInfo, seed: int | None = None) -> SearchAgen
         return None
     budget = parse_budget(options, cls.default_budget(info))
     guide = make_builtin("heuristic", info, seed) if budget.needs_heuristic else None
-    return cls(info, seed, budget, guide)
+    lean = None
+    if budget.prior and budget.lean != "heuristic":
+        if budget.lean not in stronger_heuristics(info):
+            known = ", ".join(["heuristic", *stronger_heuristics(info)])
+            raise ValueError(f"lean must name one of {known} for {info.name}, got {budget.lean!r}")
+        lean = make_builtin(budget.lean, info, seed)
+    return cls(info, seed, budget, guide, lean)
 
 
 def make_builtin(kind: str, info: EnvInfo, seed: int | None = None) -> Agent | None:

@@ -16,6 +16,7 @@ from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.match import decisions
 from card_envs.agents.search import Budget, ISMCTSAgent, PIMCAgent, parse_budget
+from card_envs.agents.search.values import values
 from card_envs.cli import main
 from card_envs.core.env import CardEnv
 from card_envs.seamless.rules.cards import NUM_RANKS
@@ -238,6 +239,8 @@ def test_budget_is_given_in_the_kind():
         ("ismcts:horizon=trick", "horizon must be one of game, round"),
         ("ismcts:rollout=greedy", "rollout must be one of random, heuristic"),
         ("ismcts:prior=-1", "prior must be >= 0"),
+        ("ismcts:gain=2", r"gain must be in \[0, 1\]"),
+        ("ismcts:lean=heuristic_outs", "lean must name one of heuristic, heuristic_value"),
     ]:
         with pytest.raises(ValueError, match=message):
             make_agent(bad, info, 0)
@@ -252,6 +255,46 @@ def test_the_prior_leans_on_the_heuristics_move():
     policy = agent.policy(env)
     assert policy[heuristic] > 0.99
     assert sum(policy.values()) == pytest.approx(1.0)
+
+
+def test_the_prior_can_lean_on_a_stronger_heuristic():
+    """``lean`` names the agent whose move the prior favours; the rollouts keep the plain
+    heuristic (the opponents' model)."""
+    env = positions("seals_v0", 4, seed=2)[0]
+    info, observation = env.describe(), env.last()[0]
+    plain = make_agent("heuristic", info, 0).act_at(env, observation)
+    stronger = {make_agent("heuristic_value", info, s).act_at(env, observation) for s in range(8)}
+    assert plain not in stronger  # a position where the two differ (ties drawn at random)
+    agent = make_agent("ismcts:iterations=8,prior=100,lean=heuristic_value", info, 0)
+    assert type(agent.prior_agent).__name__ == "ValueHeuristicAgent"
+    assert type(agent.rollout_agent).__name__ == "HeuristicAgent"
+    policy = agent.policy(env)
+    assert sum(policy[action] for action in stronger) > 0.99
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_random_rollouts_do_not_ask_the_heuristic(kind):
+    """With ``rollout=random`` the heuristic is asked only for the prior's move."""
+    env = positions("seals_v0", 4, seed=2)[0]
+    agent = make_agent(f"{kind}:iterations=12,rollout=random,prior=0.5", env.describe(), 0)
+    calls = []
+    act = agent.rollout_agent.act
+    agent.rollout_agent.act = lambda seen: calls.append(1) or act(seen)
+    agent.policy(env)
+    assert len(calls) == 1
+
+
+def test_gain_values_the_points_won_since_the_decision():
+    """A seat too far behind for a round to change its standing still values winning it."""
+    env = make("seals_v0")
+    env.reset(seed=0)
+    game, state = env.game, copy.deepcopy(env.game_state)
+    state.blasons = [1, 0, 0, 6]  # seat 0 won this round's point, seat 3 leads
+    before = [0.0, 0.0, 0.0, 6.0]
+    plain = values(game, state)
+    mixed = values(game, state, before, gain=0.5)
+    assert plain[0] == pytest.approx(2 / 3) and mixed[0] == pytest.approx(2 / 3 * 0.5 + 0.5)
+    assert mixed[3] < plain[3]
 
 
 def test_a_search_agent_needs_the_env():

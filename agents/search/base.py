@@ -18,7 +18,7 @@ from card_envs.core.game import Encoding, Game
 
 HORIZONS = ("game", "round")
 ROLLOUTS = ("random", "heuristic")
-TEXT_OPTIONS = ("horizon", "rollout")
+TEXT_OPTIONS = ("horizon", "rollout", "lean")
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,13 @@ class Budget:
     random (``rollout="random"``) or the game's heuristic's for every seat (``"heuristic"``,
     slower per move); with the heuristic, ``prior`` adds that share of the search's weight to
     the heuristic's own move at the decision, so the search overrules it only when it clearly
-    prefers another. ``c`` is the UCT exploration constant (IS-MCTS only)."""
+    prefers another; ``lean`` names the built-in agent whose move that is (a stronger
+    heuristic where the game has one; the rollouts keep the plain heuristic, which models the
+    opponents). ``c`` is the UCT exploration constant (IS-MCTS only). ``gain`` is the
+    weight of the points gained since the decision in a cut-off playout's value, against the
+    standing by total points (see :func:`~card_envs.agents.search.values.values`); with a
+    gain, the round horizon is the first score change after the decision itself (a move that
+    scores ends the playout at once)."""
 
     iterations: int = 200
     seconds: float | None = None
@@ -40,6 +46,8 @@ class Budget:
     rollout: str = "random"
     prior: float = 0.0
     c: float = 0.7
+    gain: float = 0.0
+    lean: str = "heuristic"
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
@@ -56,6 +64,8 @@ class Budget:
             raise ValueError(f"prior must be >= 0, got {self.prior}")
         if self.c < 0:
             raise ValueError(f"c must be >= 0, got {self.c}")
+        if not 0 <= self.gain <= 1:
+            raise ValueError(f"gain must be in [0, 1], got {self.gain}")
 
     @property
     def needs_heuristic(self) -> bool:
@@ -68,11 +78,13 @@ class Budget:
 DEFAULT_BUDGETS = {
     "seamless_v0": Budget(iterations=100, horizon="round", rollout="heuristic"),
     "seals_v0": Budget(iterations=120, horizon="round", rollout="heuristic", prior=0.5),
-    "seers_catalog_v0": Budget(iterations=32, horizon="round", depth=30, prior=0.5),
+    "seers_catalog_v0": Budget(
+        iterations=32, horizon="round", depth=30, rollout="heuristic", prior=0.5
+    ),
     "unfortunate_events_v0": Budget(
         iterations=100, horizon="round", rollout="heuristic", prior=0.5
     ),
-    "sequitur_v0": Budget(iterations=8, horizon="round", prior=0.5),
+    "sequitur_v0": Budget(iterations=8, horizon="round", rollout="heuristic", prior=0.5),
 }
 
 
@@ -112,6 +124,7 @@ class SearchAgent(Agent):
         seed: int | None = None,
         budget: Budget | None = None,
         rollout_agent: Agent | None = None,
+        prior_agent: Agent | None = None,
     ):
         super().__init__(info, seed)
         self.budget = budget or self.default_budget(info)
@@ -121,7 +134,9 @@ class SearchAgent(Agent):
                 "make_agent('ismcts:rollout=heuristic', info, seed) passes it"
             )
         self.rollout_agent = rollout_agent
+        self.prior_agent = prior_agent or rollout_agent
         self._encoding: Encoding | None = None
+        self._root_scores: list[float] = []
         self._seed_rollouts()
 
     @classmethod
@@ -139,6 +154,8 @@ class SearchAgent(Agent):
         self.playout_rng = random.Random(int(self.rng.integers(2**63)))
         if self.rollout_agent is not None:
             self.rollout_agent.reset(int(self.rng.integers(2**63)))
+        if self.prior_agent is not self.rollout_agent and self.prior_agent is not None:
+            self.prior_agent.reset(int(self.rng.integers(2**63)))
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         raise TypeError(
@@ -162,16 +179,23 @@ class SearchAgent(Agent):
         if len(legal) == 1:
             return {legal[0]: 1.0}
         seat = game.current_player(state)
+        self._root_scores = [float(s) for s in game.scores(state)]
         counts = self.search(game, state, seat, legal)
-        if self.budget.prior and self.rollout_agent is not None:
+        if self.budget.prior and self.prior_agent is not None:
             seen = {
                 "observation": encoding.observe(state, seat),
                 "action_mask": game.legal_mask(state),
             }
-            guess = self.rollout_agent.act(seen)  # the seat's own observation
-            counts[guess] = counts.get(guess, 0) + self.budget.prior * sum(counts.values())
+            guess = self.prior_agent.act(seen)  # the seat's own observation
+            counts = self.lean(counts, guess)
         total = sum(counts.values())
         return {action: counts.get(action, 0) / total for action in legal}
+
+    def lean(self, counts: dict[int, float], guess: int) -> dict[int, float]:
+        """``counts`` leaning towards the heuristic's move ``guess``: it gets ``prior`` times
+        the search's total weight on top of its own."""
+        counts[guess] = counts.get(guess, 0) + self.budget.prior * sum(counts.values())
+        return counts
 
     @abstractmethod
     def search(self, game: Game, state: Any, seat: int, legal: list[int]) -> dict[int, float]:
@@ -184,15 +208,24 @@ class SearchAgent(Agent):
         seconds = self.budget.seconds
         return seconds is not None and time.perf_counter() - start >= seconds
 
-    def playout(self, game: Game, state: Any) -> list[float]:
+    def playout(
+        self, game: Game, state: Any, chance: np.random.Generator | None = None
+    ) -> list[float]:
         """Random legal moves from ``state`` (changed in place) to the budget's horizon, at most
-        ``budget.depth`` of them; then each seat's value in [0, 1]."""
-        rng, chance = self.playout_rng, self.rng
+        ``budget.depth`` of them, chance drawn from ``chance`` (default: the agent's generator);
+        then each seat's value in [0, 1]."""
+        rng, chance = self.playout_rng, self.rng if chance is None else chance
         depth = self.budget.depth or game.max_steps
-        start = list(game.scores(state)) if self.budget.horizon == "round" else None
-        guide, encoding = self.rollout_agent, self._encoding
+        gain = self.budget.gain
+        start = None
+        if self.budget.horizon == "round":
+            start = self._root_scores if gain else [float(s) for s in game.scores(state)]
+        guide = self.rollout_agent if self.budget.rollout == "heuristic" else None
+        encoding = self._encoding
         for _ in range(depth):
             if game.is_over(state) or game.is_truncated(state):
+                break
+            if start is not None and list(game.scores(state)) != start:
                 break
             if guide is not None and encoding is not None:
                 seat = game.current_player(state)
@@ -204,6 +237,4 @@ class SearchAgent(Agent):
             else:
                 legal = game.legal_actions(state)
                 game.apply(state, legal[int(rng.random() * len(legal))], chance)
-            if start is not None and list(game.scores(state)) != start:
-                break
-        return values(game, state)
+        return values(game, state, self._root_scores, gain)

@@ -18,11 +18,15 @@ PROJECTIONS: dict[str, Callable[[Any], list[float]]] = {
 }
 
 
-def values(game: Game, state: Any) -> list[float]:
+def values(
+    game: Game, state: Any, before: list[float] | None = None, gain: float = 0.0
+) -> list[float]:
     """Each seat's value of ``state``: its share of the win at the end (1 / number of winners),
     else its standing by score (1 above everyone, 0 below, a tie half), the score projected to
-    the round's end where :data:`PROJECTIONS` has the game; alone, the score squashed into
-    [0, 1]."""
+    the round's end where :data:`PROJECTIONS` has the game, mixed with weight ``gain`` with its
+    standing by the points gained since the scores ``before`` (winning a round counts even
+    for a seat too far behind or ahead for the round to change its standing); alone, the score
+    squashed into [0, 1]."""
     project = PROJECTIONS.get(game.name)
     if project is None or game.is_over(state):
         scores = [float(s) for s in game.scores(state)]
@@ -34,7 +38,12 @@ def values(game: Game, state: Any) -> list[float]:
     if game.is_over(state):
         winners = game.winners(state)
         return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
-    return [standing(scores, seat) for seat in range(n)]
+    if not gain or before is None:
+        return [standing(scores, seat) for seat in range(n)]
+    gained = [s - b for s, b in zip(scores, before, strict=True)]
+    return [
+        (1 - gain) * standing(scores, seat) + gain * standing(gained, seat) for seat in range(n)
+    ]
 
 
 def standing(scores: list[float], seat: int) -> float:
