@@ -240,6 +240,7 @@ def test_budget_is_given_in_the_kind():
         ("ismcts:rollout=greedy", "rollout must be one of random, heuristic"),
         ("ismcts:prior=-1", "prior must be >= 0"),
         ("ismcts:gain=2", r"gain must be in \[0, 1\]"),
+        ("ismcts:opponents=minimax", "opponents must be one of search, heuristic"),
         ("ismcts:lean=heuristic_outs", "lean must name one of heuristic, heuristic_value"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -282,6 +283,23 @@ def test_random_rollouts_do_not_ask_the_heuristic(kind):
     agent.rollout_agent.act = lambda seen: calls.append(1) or act(seen)
     agent.policy(env)
     assert len(calls) == 1
+
+
+def test_heuristic_opponents_leave_only_the_seats_own_moves_in_the_tree():
+    """With ``opponents=heuristic`` every node below the root is the searching seat's move."""
+    env = positions("unfortunate_events_v0", 4, seed=2)[0]
+    agent = make_agent("ismcts:iterations=30,opponents=heuristic", env.describe(), 0)
+    seat = env.game.current_player(env.game_state)
+    found = []
+    original = agent._iterate
+    agent._iterate = lambda game, world, root: found.append(root) or original(game, world, root)
+    agent.policy(env)
+    players, stack = set(), list(found[0].children.values())
+    while stack:
+        node = stack.pop()
+        players.add(node.player)
+        stack += node.children.values()
+    assert players == {seat} and len(found) == 30  # with opponents=search: {0, 1}
 
 
 def test_gain_values_the_points_won_since_the_decision():

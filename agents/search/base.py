@@ -18,7 +18,8 @@ from card_envs.core.game import Encoding, Game
 
 HORIZONS = ("game", "round")
 ROLLOUTS = ("random", "heuristic")
-TEXT_OPTIONS = ("horizon", "rollout", "lean")
+OPPONENTS = ("search", "heuristic")
+TEXT_OPTIONS = ("horizon", "rollout", "lean", "opponents")
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class Budget:
     the heuristic's own move at the decision, so the search overrules it only when it clearly
     prefers another; ``lean`` names the built-in agent whose move that is (a stronger
     heuristic where the game has one; the rollouts keep the plain heuristic, which models the
-    opponents). ``c`` is the UCT exploration constant (IS-MCTS only). ``gain`` is the
+    opponents). ``c`` is the UCT exploration constant (IS-MCTS only); ``opponents="heuristic"``
+    has IS-MCTS play the other seats' moves in the tree by the heuristic too (the tree then
+    holds only the searching seat's own moves; the opponents are that heuristic). ``gain`` is the
     weight of the points gained since the decision in a cut-off playout's value, against the
     standing by total points (see :func:`~card_envs.agents.search.values.values`); with a
     gain, the round horizon is the first score change after the decision itself (a move that
@@ -48,6 +51,7 @@ class Budget:
     c: float = 0.7
     gain: float = 0.0
     lean: str = "heuristic"
+    opponents: str = "search"
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
@@ -64,13 +68,17 @@ class Budget:
             raise ValueError(f"prior must be >= 0, got {self.prior}")
         if self.c < 0:
             raise ValueError(f"c must be >= 0, got {self.c}")
+        if self.opponents not in OPPONENTS:
+            raise ValueError(
+                f"opponents must be one of {', '.join(OPPONENTS)}, got {self.opponents!r}"
+            )
         if not 0 <= self.gain <= 1:
             raise ValueError(f"gain must be in [0, 1], got {self.gain}")
 
     @property
     def needs_heuristic(self) -> bool:
         """Whether the search consults the game's heuristic (rollouts or the prior)."""
-        return self.rollout == "heuristic" or self.prior > 0
+        return self.rollout == "heuristic" or self.prior > 0 or self.opponents == "heuristic"
 
 
 # Per game, chosen by measurement (docs/agents.md#search-agents-ismcts-and-pimc): each decides in
@@ -208,6 +216,17 @@ class SearchAgent(Agent):
         seconds = self.budget.seconds
         return seconds is not None and time.perf_counter() - start >= seconds
 
+    def guided(self, game: Game, state: Any) -> int:
+        """The rollout heuristic's move in ``state``, from the acting seat's observation there."""
+        if self.rollout_agent is None or self._encoding is None:
+            raise RuntimeError("a guided move needs the heuristic and a decision in progress")
+        seat = game.current_player(state)
+        seen = {
+            "observation": self._encoding.observe(state, seat),
+            "action_mask": game.legal_mask(state),
+        }
+        return self.rollout_agent.act(seen)
+
     def playout(
         self, game: Game, state: Any, chance: np.random.Generator | None = None
     ) -> list[float]:
@@ -221,19 +240,13 @@ class SearchAgent(Agent):
         if self.budget.horizon == "round":
             start = self._root_scores if gain else [float(s) for s in game.scores(state)]
         guide = self.rollout_agent if self.budget.rollout == "heuristic" else None
-        encoding = self._encoding
         for _ in range(depth):
             if game.is_over(state) or game.is_truncated(state):
                 break
             if start is not None and list(game.scores(state)) != start:
                 break
-            if guide is not None and encoding is not None:
-                seat = game.current_player(state)
-                seen = {
-                    "observation": encoding.observe(state, seat),
-                    "action_mask": game.legal_mask(state),
-                }
-                game.apply(state, guide.act(seen), chance)
+            if guide is not None:
+                game.apply(state, self.guided(game, state), chance)
             else:
                 legal = game.legal_actions(state)
                 game.apply(state, legal[int(rng.random() * len(legal))], chance)

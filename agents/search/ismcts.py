@@ -43,7 +43,11 @@ class ISMCTSAgent(SearchAgent):
     def _iterate(self, game: Game, world: Any, root: Node) -> None:
         """One iteration on the determinisation ``world`` (changed in place)."""
         path, node, rng = [root], root, self.playout_rng
+        modelled = self.budget.opponents == "heuristic"
         while not (game.is_over(world) or game.is_truncated(world)):
+            if modelled and game.current_player(world) != root.player:
+                game.apply(world, self.guided(game, world), self.rng)
+                continue
             legal = game.legal_actions(world)
             children = node.children
             untried = [a for a in legal if a not in children]
