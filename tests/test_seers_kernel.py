@@ -1,6 +1,7 @@
-"""Seers Catalog's compiled meld generator (rules/_melds.pyx) against its Python reference
-(``melds.legal_plays_py``): the same melds, finishes and order on thousands of hands, and the
-switch that picks one of them."""
+"""Seers Catalog's compiled kernels against their Python references: the meld generator
+(rules/_melds.pyx, ``melds.legal_plays_py``) lists the same melds, finishes and order on
+thousands of hands; the observation writer (_encoding.pyx, ``SeersCatalogEncoding.write``) writes
+the same vector for every seat of thousands of states; and the switch that picks them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ import sys
 import numpy as np
 import pytest
 
+from card_envs.core.game import FlatEncoding
+from card_envs.seers_catalog import encoding
+from card_envs.seers_catalog.encoding import SeersCatalogEncoding
 from card_envs.seers_catalog.rules import SeersCatalogGame, melds
 from card_envs.seers_catalog.rules.cards import KIND, NUM_SUITED, WILD
 from card_envs.seers_catalog.rules.melds import (
@@ -32,8 +36,9 @@ from card_envs.seers_catalog.rules.melds import (
 
 try:
     kernel = importlib.import_module("card_envs.seers_catalog.rules._melds")
+    writer = importlib.import_module("card_envs.seers_catalog._encoding")
 except ImportError:  # not built: only the test below, which CI makes fail then, has a say
-    kernel = None
+    kernel = writer = None
 ARTIFACT_KINDS = range(WILD + 1, WILD + 11)
 MODIFIERS_AND_FILLERS = (K_CAULDRON, K_PRISM, K_HALF, K_ECHO, K_STONE)
 
@@ -42,8 +47,9 @@ def test_seers_kernel_is_compiled():
     """CI sets CARD_ENVS_REQUIRE_COMPILED=1: then the kernel must be built and in use."""
     if os.environ.get("CARD_ENVS_REQUIRE_COMPILED") != "1":
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
-    assert kernel is not None, "rules/_melds.pyx is not built: setup.py build_ext --inplace"
+    assert kernel is not None, "the kernels are not built: setup.py build_ext --inplace"
     assert melds.COMPILED or melds.PURE_PYTHON
+    assert (encoding.WRITER is not None) or melds.PURE_PYTHON
 
 
 @pytest.fixture(autouse=True)
@@ -141,9 +147,66 @@ def test_kernel_refuses_what_is_not_a_hand():
         kernel.legal_plays([WILD] * 129, None)
 
 
-def test_pure_python_switch_selects_the_reference():
-    """CARD_ENVS_PURE_PYTHON=1, read at import, makes legal_plays the reference."""
-    code = "from card_envs.seers_catalog.rules import melds; print(melds.COMPILED)"
+# -- the observation --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("n", "options"),
+    [
+        (2, {}),
+        (3, {"num_rounds": 2}),
+        (4, {}),
+        (5, {}),
+        (
+            4,
+            {
+                "artifact_pool": [
+                    "Go First",
+                    "Rod of Reincarnation",
+                    "Lens",
+                    "Half Moon",
+                    "Gift of Fate",
+                    "Crown",
+                    "Prism",
+                    "Echo",
+                ]
+            },
+        ),
+    ],
+)
+def test_writer_equals_reference_at_every_seat(n, options):
+    """Whole random games (Rod pick-ups, Lens looks, Half Moon tops, builds in progress, later
+    rounds): every seat's vector, bit for bit, at every step."""
+    game = SeersCatalogGame(n, **options)
+    enc = SeersCatalogEncoding(game)
+    rng = np.random.default_rng(n)
+    for _ in range(3):
+        state = game.new_game(rng)
+        while not game.is_over(state):
+            for seat in range(n):
+                compiled = enc.observe(state, seat)
+                reference = FlatEncoding.observe(enc, state, seat)
+                assert compiled.tobytes() == reference.tobytes(), (seat, state)
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.integers(len(legal))], rng)
+
+
+def test_writer_refuses_a_wrong_buffer_or_state():
+    game = SeersCatalogGame(3)
+    enc = SeersCatalogEncoding(game)
+    state = game.new_game(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="float32 entries"):
+        enc._writers[0].write(state, np.zeros(enc.spec.size, np.float64))
+    state.hands[0].append(99)
+    with pytest.raises(ValueError, match="card code 99 is out of range"):
+        enc.observe(state, 0)
+
+
+def test_pure_python_switch_selects_the_references():
+    """CARD_ENVS_PURE_PYTHON=1, read at import, makes legal_plays and the observation the
+    references."""
+    code = (
+        "from card_envs.seers_catalog import encoding; from card_envs.seers_catalog.rules "
+        "import melds; print(melds.COMPILED, encoding.WRITER)"
+    )
     env = {**os.environ, "CARD_ENVS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.stdout.strip() == "False", out.stderr
+    assert out.stdout.strip() == "False None", out.stderr

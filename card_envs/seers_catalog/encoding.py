@@ -3,6 +3,10 @@
 Cards appear as *kinds* (suited 0-59 = suit*12 + value-2, 60 = wild, 61-70 = artifacts in
 the order Go First, Crown, Rod, Gift, Cauldron, Prism, Half Moon, Echo, Stepping Stone, Lens)
 with counts, since the wilds are identical.
+
+:meth:`SeersCatalogEncoding.write` is the reference; the compiled ``_encoding.pyx`` writes the
+same entries from the same index tables, and is used when it is importable and
+``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`WRITER`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -26,11 +30,28 @@ from card_envs.seers_catalog.rules.cards import (
     WILD_BASE,
 )
 from card_envs.seers_catalog.rules.game import SeersCatalogGame
-from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
+from card_envs.seers_catalog.rules.melds import CROWN_VALUE, PURE_PYTHON, RUN
 from card_envs.seers_catalog.rules.state import SeersCatalogState
+
+if TYPE_CHECKING:
+    from card_envs.seers_catalog._encoding import SeatWriter
 
 MAX_RANK = CROWN_VALUE + 0.5
 ASIDE_CACHE_LIMIT = 4096
+
+
+def _writer_class() -> type[SeatWriter] | None:
+    """The compiled writer, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
+    if PURE_PYTHON:
+        return None
+    try:
+        from card_envs.seers_catalog._encoding import SeatWriter
+    except ImportError:
+        return None
+    return SeatWriter
+
+
+WRITER = _writer_class()
 
 
 class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
@@ -120,14 +141,34 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
         self._aside_cache: dict[tuple[int, ...], memoryview[float]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        """Without the aside cache: a copy (a search agent's, a pickle) starts its own."""
+        """Without the aside cache and the compiled writers: a copy (a search agent's, a
+        pickle) starts its own."""
         state = super().__getstate__()
         del state["_aside_cache"]
+        state.pop("_writers", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self._aside_cache = {}
+
+    def observe(self, state: SeersCatalogState, seat: int) -> np.ndarray:
+        """The compiled writer's vector when it is built, else the base's (through
+        :meth:`write`): the same vector either way."""
+        writers = self._writers
+        if writers is None:
+            return super().observe(state, seat)
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        writers[seat].write(state, buffer)
+        return buffer
+
+    @cached_property
+    def _writers(self) -> list[SeatWriter] | None:
+        """One compiled writer per observing seat, from the same tables as :meth:`write`."""
+        if WRITER is None:
+            return None
+        n, size, at = self.game.num_players, self.spec.size, self.spec.offsets
+        return [WRITER(seat, n, size, t, self._table, at) for seat, t in enumerate(self._seats)]
 
     def write(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
         """Flat indices read from tables made once per observing seat (:attr:`_seats`); only
