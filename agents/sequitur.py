@@ -44,6 +44,7 @@ SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
 MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
 CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache is cleared
+MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
 
 PLAIN = (NO_CHOICE, NO_CHOICE)  # the one choice of a spelling without the blank or the Q ball
 POINTS = LETTER_POINTS.__getitem__
@@ -61,7 +62,10 @@ class HeuristicAgent(Agent):
         game = SequiturGame(info.num_players, **info.options)
         self.goals, self.dictionary = game.goals, game.dictionary
         self.actions = game.actions
-        self._met: dict[tuple[str, int], bool] = {}
+        # Whether a word meets a goal, one dict per goal (word -> bool): looked up for every
+        # word of every rack weighed, so without building a (word, goal) key each time.
+        self._met: list[dict[str, bool]] = [{} for _ in self.goals]
+        self._met_count = 0
         self._plan: Plan | None = None
         # Racks repeat across decisions (a card move is weighed again as the next rack), so the
         # words of a rack and the plan of a rack for some goals are cached.
@@ -105,12 +109,17 @@ class HeuristicAgent(Agent):
     # -- values -------------------------------------------------------------------------------
 
     def _meets(self, word: str, goal: int) -> bool:
-        key = (word, goal)
-        met = self._met.get(key)
-        if met is None:
-            if len(self._met) > 200_000:
-                self._met.clear()
-            met = self._met[key] = self.goals[goal].met_by(word, self.dictionary)
+        met = self._met[goal].get(word)
+        return self._judge(word, goal) if met is None else met
+
+    def _judge(self, word: str, goal: int) -> bool:
+        """Whether ``word`` meets ``goal``, decided and cached (the caches cleared when full)."""
+        self._met_count += 1
+        if self._met_count > MET_LIMIT:
+            self._met_count = 1
+            for met in self._met:
+                met.clear()
+        met = self._met[goal][word] = self.goals[goal].met_by(word, self.dictionary)
         return met
 
     def _words(self, rack: list[int]) -> list[Spelled]:
@@ -163,11 +172,12 @@ class HeuristicAgent(Agent):
     def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
         """The first spelling of the highest value, plus a little for the number of them."""
         best: Plan = (-1.0, -1, -1, -1)
-        goals = [(g, self.goals[g].points) for g in targets]
+        goals = [(g, self.goals[g].points, self._met[g]) for g in targets]
         for key, blank, q_mode, word, score in spelled:
             earned = 0  # goal points, summed before they are added to the word-score part
-            for goal, points in goals:
-                if self._meets(word, goal):
+            for goal, points, met in goals:
+                meets = met.get(word)
+                if meets or (meets is None and self._judge(word, goal)):
                     earned += points
             value = SCORE_WEIGHT * score + earned
             if value > best[0]:
