@@ -10,9 +10,6 @@ most points first (never passing: a claim only gains points).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import compress
-
 import numpy as np
 
 from card_envs.agents.base import Agent
@@ -20,7 +17,8 @@ from card_envs.core.env import EnvInfo
 from card_envs.sequitur.encoding import BALL_KINDS
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.actions import INSIDE_SPOTS
-from card_envs.sequitur.rules.cards import LETTER_POINTS, MAX_RACK
+from card_envs.sequitur.rules.cards import MAX_RACK
+from card_envs.sequitur.rules.spelling import Spelled, spelled_words
 from card_envs.sequitur.rules.state import (
     BLANK_LETTER,
     CLAIM_GOAL,
@@ -30,15 +28,6 @@ from card_envs.sequitur.rules.state import (
     Q_MODE,
     SPELL_KEEP,
 )
-from card_envs.sequitur.rules.words import (
-    ALPHABET,
-    MAX_SLOTS,
-    NO_CHOICE,
-    Q_QU,
-    Q,
-    find_spellings,
-    read_word,
-)
 
 SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
@@ -46,12 +35,8 @@ MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
 CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache is cleared
 MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
 
-PLAIN = (NO_CHOICE, NO_CHOICE)  # the one choice of a spelling without the blank or the Q ball
-POINTS = LETTER_POINTS.__getitem__
-SLOTS_OF = [[bits >> slot & 1 for slot in range(MAX_RACK)] for bits in range(1 << MAX_RACK)]
 GOAL_PIECES = ("secret", "public", "face_down")  # the goals my word could earn
 Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
-Spelled = tuple[int, int, int, str, int]  # spelling key, blank letter, Q mode, word, word score
 
 
 class HeuristicAgent(Agent):
@@ -117,47 +102,21 @@ class HeuristicAgent(Agent):
         self._met_count += 1
         if self._met_count > MET_LIMIT:
             self._met_count = 1
-            for met in self._met:
-                met.clear()
+            for cache in self._met:
+                cache.clear()
         met = self._met[goal][word] = self.goals[goal].met_by(word, self.dictionary)
         return met
 
     def _words(self, rack: list[int]) -> list[Spelled]:
         """(key, blank, Q mode, word, word score) of every word the rack spells, in the order
-        of :func:`find_spellings` (cached by rack)."""
+        of ``find_spellings`` (cached by rack)."""
         letters = tuple(rack)
         spelled = self._spelled.get(letters)
         if spelled is None:
             if len(self._spelled) > CACHE_LIMIT:
                 self._spelled.clear()
-            spelled = self._spelled[letters] = list(self._spellings(rack))
+            spelled = self._spelled[letters] = spelled_words(letters, self.dictionary)
         return spelled
-
-    def _spellings(self, rack: list[int]) -> Iterator[Spelled]:
-        """As :meth:`_words` says. Without the Q ball a word is read and scored by selecting its
-        slots from the rack's text ("?" the blank, then each blank letter in its place) and
-        points (the blank's are 0), rather than letter by letter."""
-        text = "".join([ALPHABET[code] if code < len(ALPHABET) else "?" for code in rack])
-        points = list(map(POINTS, rack))
-        for key, options in find_spellings(tuple(rack), self.dictionary).items():
-            direction, bits = divmod(key, 1 << MAX_SLOTS)
-            if options[0][1] == NO_CHOICE:  # no Q ball in the word
-                word = "".join(compress(text, SLOTS_OF[bits]))
-                word = word[::-1] if direction else word
-                score = len(word) + sum(compress(points, SLOTS_OF[bits]))
-                if options[0] == PLAIN:
-                    yield key, NO_CHOICE, NO_CHOICE, word, score
-                    continue
-                for blank, q_mode in options:
-                    yield key, blank, q_mode, word.replace("?", ALPHABET[blank]), score
-                continue
-            codes = [code for slot, code in enumerate(rack) if bits >> slot & 1]
-            if direction:
-                codes.reverse()
-            for blank, q_mode in options:
-                word = read_word(codes, blank, q_mode)
-                score = sum(LETTER_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
-                yield key, blank, q_mode, word, len(word) + score
 
     def _best(self, rack: list[int], targets: list[int]) -> Plan:
         """The rack's value and the spelling that earns it (cached by rack and goals)."""

@@ -1,6 +1,6 @@
 """Sequitur's compiled kernels against their Python references (the spec): the word search on
-thousands of random racks, the observation of every seat at every step of random games, and the
-kernels are in use where CI requires them."""
+thousands of random racks (and each spelling's word and score), the observation of every seat
+at every step of random games, and the kernels are in use where CI requires them."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.compiled import PURE_PYTHON
 from card_envs.sequitur.rules.goals import COLOURS
+from card_envs.sequitur.rules.spelling import CODE_POINTS, words_reference
 from card_envs.sequitur.rules.words import (
     BLANK,
     Dictionary,
@@ -70,6 +71,16 @@ def test_word_search_kernel_matches_the_reference(size, blank):
 
 
 @compiled
+@pytest.mark.parametrize("blank", [False, True])
+def test_spelled_words_kernel_matches_the_reference(blank):
+    """Each spelling's word and word score, in order, as the heuristic weighs them."""
+    r = random.Random(11 + blank)
+    for _ in range(1500):
+        rack = random_rack(r, r.randint(0, 10), blank)
+        assert WORDS.tree.words(rack, CODE_POINTS) == words_reference(rack, WORDS), rack
+
+
+@compiled
 def test_word_search_kernel_matches_on_any_ball_codes():
     """Several blanks or Q balls (not in the game's bag) follow the reference too."""
     tree = _spelling.LetterTree(WORDS.steps, WORDS.root_kids)
@@ -79,6 +90,7 @@ def test_word_search_kernel_matches_on_any_ball_codes():
         assert list(tree.spellings(rack).items()) == list(
             spellings_reference(rack, WORDS).items()
         ), rack
+        assert tree.words(rack, CODE_POINTS) == words_reference(rack, WORDS), rack
 
 
 @compiled

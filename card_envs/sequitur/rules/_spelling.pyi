@@ -9,3 +9,7 @@ class LetterTree:
     def __init__(self, steps: dict[int, tuple[int, bool, int, int]], root_kids: int) -> None: ...
     def spellings(self, rack: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
         """Spelling key -> its ``(blank letter, Q mode)`` choices, as the reference finds them."""
+    def words(
+        self, rack: tuple[int, ...], points: tuple[int, ...]
+    ) -> list[tuple[int, int, int, str, int]]:
+        """``(key, blank letter, Q mode, word, word score)`` of every spelling, in order."""

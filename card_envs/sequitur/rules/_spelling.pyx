@@ -182,3 +182,38 @@ cdef class LetterTree:
                 w.ahead[k] = w.ahead[k + 1] | (ALL_LETTERS if code == BLANK else 1u << code)
             walk(&w, found, 0, 0, (<int64_t>direction) << MAX_SLOTS, -1, -1)
         return found
+
+    def words(self, rack, tuple points) -> list:
+        """``(key, blank letter, Q mode, word, word score)`` of every spelling, in the order of
+        :meth:`spellings` (each key's choices in turn): as ``spelling.words_reference`` reads
+        them, ``points`` the skill points of each ball code."""
+        cdef int sel[MAX_SLOTS]
+        cdef int worth[BLANK + 1]
+        cdef char text[2 * MAX_SLOTS]
+        cdef int n = len(rack), m, slot, i, code, blank, q_mode, length, score
+        cdef int64_t key
+        cdef list out = []
+        for code in range(BLANK + 1):
+            worth[code] = points[code]
+        for key_obj, options in self.spellings(rack).items():
+            key = key_obj
+            m = 0
+            for i in range(n):
+                slot = n - 1 - i if key >> MAX_SLOTS else i
+                if key >> slot & 1:
+                    sel[m] = rack[slot]
+                    m += 1
+            for blank, q_mode in options:
+                length, score = 0, 0
+                for i in range(m):
+                    code = sel[i]
+                    if code == Q and q_mode == Q_QU:  # two letters, no points
+                        text[length] = 97 + Q  # ord("a") + the letter code
+                        length += 1
+                        text[length] = 97 + U
+                    else:
+                        text[length] = 97 + (blank if code == BLANK else code)
+                        score += worth[code]
+                    length += 1
+                out.append((key_obj, blank, q_mode, text[:length].decode("ascii"), score + length))
+        return out

@@ -1,14 +1,19 @@
 """Spelling a word from the rack: the legal spellings (cached search), the detector that checks
-one choice on its own, and the up to three choices (balls and direction, blank, Q mode)."""
+one choice on its own, and the up to three choices (balls and direction, blank, Q mode); every
+spelling of a rack with its word and score, for agents that weigh racks."""
 
 from __future__ import annotations
 
-from card_envs.sequitur.rules.cards import BALL_LETTER, word_score
+from itertools import compress
+
+from card_envs.sequitur.rules.cards import BALL_LETTER, LETTER_POINTS, word_score
 from card_envs.sequitur.rules.state import BLANK_LETTER, EMPTY, Q_MODE, SequiturState
 from card_envs.sequitur.rules.words import (
+    ALPHABET,
     BLANK,
     MAX_SLOTS,
     NO_CHOICE,
+    Q_QU,
     Q_TEXT,
     Dictionary,
     Q,
@@ -18,6 +23,10 @@ from card_envs.sequitur.rules.words import (
 
 SPELL_KEYS = 2 << MAX_SLOTS  # direction bit and a kept-slot bit per rack slot
 CACHE_LIMIT = 4096  # cached racks before the cache is cleared
+CODE_POINTS = tuple(LETTER_POINTS[code] for code in range(BLANK + 1))  # by letter code
+PLAIN = (NO_CHOICE, NO_CHOICE)  # the one choice of a spelling without the blank or the Q ball
+SLOTS_OF = [[bits >> slot & 1 for slot in range(MAX_SLOTS)] for bits in range(1 << MAX_SLOTS)]
+Spelled = tuple[int, int, int, str, int]  # spelling key, blank letter, Q mode, word, word score
 
 
 def spelled_balls(rack: list[int], key: int) -> list[int]:
@@ -43,6 +52,46 @@ class Spellings:
                 self._cache.clear()
             found = self._cache[letters] = find_spellings(letters, self.dictionary)
         return found
+
+
+def spelled_words(rack: tuple[int, ...], dictionary: Dictionary) -> list[Spelled]:
+    """``(key, blank letter, Q mode, word, word score)`` of every spelling of a rack of letter
+    codes, in the order of :func:`find_spellings` (each key's choices in turn): by the compiled
+    search where it is built, else by :func:`words_reference`, which it matches."""
+    tree = dictionary.tree
+    if tree is None:
+        return words_reference(rack, dictionary)
+    return tree.words(rack, CODE_POINTS)
+
+
+def words_reference(rack: tuple[int, ...], dictionary: Dictionary) -> list[Spelled]:
+    """:func:`spelled_words` in Python, the compiled one's spec and fallback. Without the Q ball
+    a word is read and scored by selecting its slots from the rack's text ("?" the blank, then
+    each blank letter in its place) and points (the blank's are 0), rather than letter by
+    letter."""
+    text = "".join([ALPHABET[code] if code < len(ALPHABET) else "?" for code in rack])
+    points = [CODE_POINTS[code] for code in rack]
+    out: list[Spelled] = []
+    for key, options in find_spellings(rack, dictionary).items():
+        direction, bits = divmod(key, 1 << MAX_SLOTS)
+        if options[0][1] == NO_CHOICE:  # no Q ball in the word
+            word = "".join(compress(text, SLOTS_OF[bits]))
+            word = word[::-1] if direction else word
+            score = len(word) + sum(compress(points, SLOTS_OF[bits]))
+            if options[0] == PLAIN:
+                out.append((key, NO_CHOICE, NO_CHOICE, word, score))
+                continue
+            for blank, q_mode in options:
+                out.append((key, blank, q_mode, word.replace("?", ALPHABET[blank]), score))
+            continue
+        codes = [code for slot, code in enumerate(rack) if bits >> slot & 1]
+        if direction:
+            codes.reverse()
+        for blank, q_mode in options:
+            word = read_word(codes, blank, q_mode)
+            score = sum(CODE_POINTS[c] for c in codes if not (c == Q and q_mode == Q_QU))
+            out.append((key, blank, q_mode, word, len(word) + score))
+    return out
 
 
 def key_options(rack: list[int], key: int, dictionary: Dictionary) -> list[tuple[int, int]]:
