@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, wraparound=False
 """The observation written by compiled code: :meth:`SeersCatalogEncoding.write_py` (the
 reference, in ``encoding.py``) entry for entry, from the same flat index tables held as C arrays.
 

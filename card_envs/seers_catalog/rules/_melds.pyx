@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, wraparound=False
 """The meld generator compiled: :func:`card_envs.seers_catalog.rules.melds.legal_plays_py`
 loop for loop over C arrays and bitmasks.
 
@@ -26,6 +26,15 @@ from card_envs.seers_catalog.rules.cards import (
     STEPPING_STONE,
     WILD,
 )
+# melds.py imports this module at its end, when these are defined
+from card_envs.seers_catalog.rules.melds import (
+    ARTIFACT_SINGLE,
+    CROWN_VALUE,
+    GO_FIRST_VALUE,
+    MATCH,
+    MIN_RUN,
+    RUN,
+)
 
 cdef enum:
     MAXH = 128  # kinds in a hand (a real hand holds at most the 75 cards)
@@ -45,9 +54,8 @@ cdef int K_PRI = KIND[PRISM]
 cdef int K_HM = KIND[HALF_MOON]
 cdef int K_EC = KIND[ECHO]
 cdef int K_ST = KIND[STEPPING_STONE]
-cdef int MATCH = 0, RUN = 1, ARTIFACT_SINGLE = 2
-cdef int GO_FIRST_VALUE = 1, CROWN_VALUE = 15
-cdef int MIN_RUN = 2
+cdef int C_MATCH = MATCH, C_RUN = RUN, C_MIN_RUN = MIN_RUN
+cdef int C_GO_FIRST_VALUE = GO_FIRST_VALUE, C_CROWN_VALUE = CROWN_VALUE
 # run artifacts as bits
 cdef int A_PRISM = 1, A_CAUL = 2, A_STONE = 4
 
@@ -137,83 +145,92 @@ cdef void artifact_singles(Gen* g, dict plays) except *:
     cdef int card
     if has_art(g, K_GO) and not g.has_top:
         card = K_GO
-        record(g, plays, &card, 1, _ART_FINISH, MATCH, 1, GO_FIRST_VALUE)
+        record(g, plays, &card, 1, _ART_FINISH, C_MATCH, 1, C_GO_FIRST_VALUE)
     if has_art(g, K_CR):
         card = K_CR
-        record(g, plays, &card, 1, _ART_FINISH, MATCH, 1, CROWN_VALUE)
+        record(g, plays, &card, 1, _ART_FINISH, C_MATCH, 1, C_CROWN_VALUE)
 
 
 cdef void matching(Gen* g, dict plays) except *:
-    cdef int need, needv, echoes, cauldron, value, nnat, nshift, most, count, echo, e, fixed
-    cdef int extra, wlo, whi, w, size, n, i, k, top_count, hi
+    """Singles and Matching Sets, value by value."""
+    cdef int need, value, hi, nshift
     cdef int shifted[2 * MAXH + 1]
-    cdef int idx[MAXH]
-    cdef int* nat
-    if g.has_top and g.top_kind != MATCH:
+    if g.has_top and g.top_kind != C_MATCH:
         return
     need = g.top_size if g.has_top else -1
-    needv = need if need > 0 else 1
-    echoes = 2 if has_art(g, K_EC) else 1
-    cauldron = has_art(g, K_CAUL)
     hi = g.near_hi if g.near_hi < C_MAX else C_MAX
-    value = lowest(g, C_MIN)
+    value = lowest(g, C_MIN)  # at least MIN_VALUE, so every value below indexes g.bv
     if value < g.near_lo:
         value = g.near_lo
     while value <= hi:
-        nat = g.bv[value] if 0 <= value < RANKS else NULL
-        nnat = g.nbv[value] if 0 <= value < RANKS else 0
-        nshift = 1
-        shifted[0] = -1
-        if cauldron:
-            for k in (value - 1, value + 1):
-                if 0 <= k < RANKS:
-                    for i in range(g.nbv[k]):
-                        shifted[nshift] = g.bv[k][i]
-                        nshift += 1
-        most = nnat + echoes - 1 + (nshift > 1) + g.wilds
-        if most < needv:
-            value += 1
-            continue
-        top_count = nnat if need < 0 else (need if need < nnat else nnat)
-        for count in range(top_count + 1):
-            for i in range(count):
-                idx[i] = i
-            while True:
-                for echo in range(echoes):
-                    for e in range(nshift):
-                        extra = shifted[e]
-                        if g.first >= 0 and extra != g.first:
-                            if not any_is(nat, idx, count, g.first):
-                                continue
-                        fixed = count + echo + (extra >= 0)
-                        if need < 0:
-                            wlo, whi = 0, g.wilds
-                        elif 0 <= need - fixed <= g.wilds:
-                            wlo = whi = need - fixed
-                        else:
-                            continue
-                        for w in range(wlo, whi + 1):
-                            size = fixed + w
-                            if size == 0 or (echo and size < 2):
-                                continue
-                            n = 0
-                            for i in range(count):
-                                g.buf[n] = nat[idx[i]]
-                                n += 1
-                            for i in range(w):
-                                g.buf[n] = C_WILD
-                                n += 1
-                            if echo:
-                                g.buf[n] = K_EC
-                                n += 1
-                            if extra >= 0:
-                                g.buf[n] = extra
-                                g.buf[n + 1] = K_CAUL
-                                n += 2
-                            record(g, plays, g.buf, n, _MATCH_FINISH[value], MATCH, size, value)
-                if not next_combination(idx, count, nnat):
-                    break
+        nshift = shifted_cards(g, value, shifted)
+        if g.nbv[value] + has_art(g, K_EC) + (nshift > 1) + g.wilds >= (need if need > 0 else 1):
+            sets_of(g, plays, value, need, shifted, nshift)
         value += 1
+
+
+cdef int shifted_cards(Gen* g, int value, int* shifted) noexcept:
+    """-1 (no card moved), then with the Cauldron the cards one value off ``value``."""
+    cdef int n = 1, k, i
+    shifted[0] = -1
+    if has_art(g, K_CAUL):
+        for k in (value - 1, value + 1):
+            for i in range(g.nbv[k]):
+                shifted[n] = g.bv[k][i]
+                n += 1
+    return n
+
+
+cdef void sets_of(Gen* g, dict plays, int value, int need, int* shifted, int nshift) except *:
+    """The sets of ``value`` (``need`` cards, or any number when ``need`` is -1): each subset of
+    its naturals, with or without Echo, with at most one card moved by the Cauldron."""
+    cdef int nnat = g.nbv[value], count, echo, e, extra, fixed, wlo, whi
+    cdef int* nat = g.bv[value]
+    cdef int idx[MAXH]
+    for count in range(nnat + 1 if need < 0 else (need if need < nnat else nnat) + 1):
+        for e in range(count):
+            idx[e] = e
+        while True:
+            for echo in range(1 + has_art(g, K_EC)):
+                for e in range(nshift):
+                    extra = shifted[e]
+                    if g.first >= 0 and extra != g.first and not any_is(nat, idx, count, g.first):
+                        continue  # every meld wanted holds ``first``
+                    fixed = count + echo + (extra >= 0)
+                    if need < 0:
+                        wlo, whi = 0, g.wilds
+                    elif 0 <= need - fixed <= g.wilds:
+                        wlo = whi = need - fixed
+                    else:
+                        continue
+                    set_melds(g, plays, nat, idx, count, echo, extra, value, wlo, whi)
+            if not next_combination(idx, count, nnat):
+                break
+
+
+cdef void set_melds(Gen* g, dict plays, int* nat, int* idx, int count, int echo, int extra,
+                    int value, int wlo, int whi) except *:
+    """Record the set of the chosen naturals, Echo and moved card with each number of wilds."""
+    cdef int w, size, n, i
+    for w in range(wlo, whi + 1):
+        size = count + echo + (extra >= 0) + w
+        if size == 0 or (echo and size < 2):
+            continue
+        n = 0
+        for i in range(count):
+            g.buf[n] = nat[idx[i]]
+            n += 1
+        for i in range(w):
+            g.buf[n] = C_WILD
+            n += 1
+        if echo:
+            g.buf[n] = K_EC
+            n += 1
+        if extra >= 0:
+            g.buf[n] = extra
+            g.buf[n + 1] = K_CAUL
+            n += 2
+        record(g, plays, g.buf, n, _MATCH_FINISH[value], C_MATCH, size, value)
 
 
 cdef bint any_is(int* pool, int* idx, int count, int kind) noexcept:
@@ -246,51 +263,24 @@ cdef inline int popcount(uint64_t x) noexcept:
 
 
 cdef void runs(Gen* g, dict plays) except *:
-    cdef int len_lo, len_hi, length, s, suit, nsuits, total, base, helpers, own, top, low, first_top
-    cdef int top_hi, i
-    cdef bint simple, ready, spare_found
-    cdef uint64_t values[8]
+    """Suited Runs, suit by suit, length by length, top card by top card."""
+    cdef int len_lo, len_hi, length, s, suit, nsuits, total, base, helpers, top, first_top, top_hi
+    cdef bint simple, ready
     cdef uint64_t mask, window
+    cdef uint64_t values[8]  # per suit, the values held as a bitmask
     cdef int suits[8]
-    if g.has_top and g.top_kind != RUN:
+    if g.has_top and g.top_kind != C_RUN:
         return
-    if g.has_top:
-        len_lo = len_hi = g.top_size
-    else:
-        len_lo, len_hi = MIN_RUN, C_NV
-    for s in range(C_SUITS):
-        values[s] = 0
-    for i in range(g.nsuited):
-        values[g.suited[i] // C_NV] |= (<uint64_t>1) << (g.suited[i] % C_NV + C_MIN)
+    len_lo, len_hi = (g.top_size, g.top_size) if g.has_top else (C_MIN_RUN, C_NV)
+    nsuits = run_suits(g, values, suits)
     simple = not (g.run_arts & (A_PRISM | A_CAUL))
     helpers = g.wilds + popcount(g.run_arts)
-    nsuits = 0
-    if g.first >= 0:
-        own = g.first // C_NV
-        if g.run_arts & A_PRISM:
-            for s in range(own, C_SUITS):
-                if values[s]:
-                    suits[nsuits] = s
-                    nsuits += 1
-        else:
-            suits[0] = own
-            nsuits = 1
-    else:
-        for s in range(C_SUITS):
-            if values[s]:
-                suits[nsuits] = s
-                nsuits += 1
-        for s in range(C_SUITS):
-            if not values[s]:
-                suits[nsuits] = s
-                nsuits += 1
-                break
     for s in range(nsuits):
         suit = suits[s]
         mask = values[suit]
         total = popcount(mask)
         base = suit * C_NV - C_MIN
-        ready = simple
+        ready = simple  # the slot table for Prism and Cauldron: built when first needed
         for length in range(len_lo, len_hi + 1):
             if length > total + helpers:
                 break
@@ -304,16 +294,40 @@ cdef void runs(Gen* g, dict plays) except *:
             if top_hi > C_MAX:
                 top_hi = C_MAX
             for top in range(first_top, top_hi + 1):
-                low = top - length + 1
-                if popcount((mask >> low) & window) + helpers < length:
+                if popcount((mask >> (top - length + 1)) & window) + helpers < length:
                     continue
                 if simple:
-                    plain_runs(g, plays, base, low, top)
+                    plain_runs(g, plays, base, top - length + 1, top)
                     continue
                 if not ready:
                     specials(g, suit)
                     ready = True
-                fill(g, plays, suit, low, top, low, 0, g.held, 0, g.run_arts)
+                fill(g, plays, suit, top - length + 1, top, top - length + 1, 0, g.held, 0,
+                     g.run_arts)
+
+
+cdef int run_suits(Gen* g, uint64_t* values, int* suits) noexcept:
+    """Fill ``values`` (per suit, a bitmask of values held) and ``suits``, the suits to try:
+    those held and one empty suit (runs of wilds), or with ``first`` its suit (with the Prism
+    any held suit from it up); return how many."""
+    cdef int s, i, n = 0
+    for s in range(C_SUITS):
+        values[s] = 0
+    for i in range(g.nsuited):
+        values[g.suited[i] // C_NV] |= (<uint64_t>1) << (g.suited[i] % C_NV + C_MIN)
+    if g.first >= 0 and not g.run_arts & A_PRISM:
+        suits[0] = g.first // C_NV
+        return 1
+    for s in range(g.first // C_NV if g.first >= 0 else 0, C_SUITS):
+        if values[s]:
+            suits[n] = s
+            n += 1
+    if g.first < 0:
+        for s in range(C_SUITS):
+            if not values[s]:
+                suits[n] = s
+                return n + 1
+    return n
 
 
 cdef void plain_runs(Gen* g, dict plays, int base, int low, int top) except *:
@@ -430,12 +444,12 @@ cdef void close_run(Gen* g, dict plays, int n, int gaps, int length, int top, in
 
 cdef void finish_run(Gen* g, dict plays, int* cards, int n, int length, int top, int arts) except *:
     cdef int i
-    record(g, plays, cards, n, _RUN_FINISH[top], RUN, length, top)
+    record(g, plays, cards, n, _RUN_FINISH[top], C_RUN, length, top)
     if arts & A_PRISM:
         for i in range(n):
             if cards[i] < C_WILD:
                 cards[n] = K_PRI
-                record(g, plays, cards, n + 1, _RUN_FINISH[top], RUN, length, top)
+                record(g, plays, cards, n + 1, _RUN_FINISH[top], C_RUN, length, top)
                 return
 
 
