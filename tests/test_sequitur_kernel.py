@@ -8,6 +8,8 @@ import copy
 import os
 import pickle
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -43,6 +45,19 @@ def test_sequitur_kernel_is_compiled():
     assert _spelling is not None and _observe is not None, "the Sequitur kernels are not built"
     assert PURE_PYTHON or WORDS.tree is not None
     assert PURE_PYTHON or SequiturEncoding(SequiturGame(2))._observer is not None
+
+
+def test_pure_python_switch_selects_the_references():
+    """CARD_ENVS_PURE_PYTHON=1, read once at import, makes the word search and the observation
+    the Python references."""
+    code = (
+        "from card_envs.sequitur.encoding import SequiturEncoding; "
+        "from card_envs.sequitur.rules import SequiturGame; "
+        "print(SequiturGame(2).dictionary.tree, SequiturEncoding(SequiturGame(2))._observer)"
+    )
+    env = {**os.environ, "CARD_ENVS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "None None", out.stderr
 
 
 def random_rack(r: random.Random, size: int, blank: bool) -> tuple[int, ...]:
