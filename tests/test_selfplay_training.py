@@ -124,6 +124,9 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
     assert first["config"]["warm_start"] == "heuristic" and first["policy"]["advisor"] is None
     assert first["evaluations"][-1]["timesteps"] >= 600
     assert (tmp_path / "warm.png").is_file()
+    (clone,) = (tmp_path / "runs").glob("*/clone.safetensors")  # the start of RL, kept
+    kept = json.loads(clone.with_suffix(".json").read_text())
+    assert kept["cloning"] == first["cloning"] and kept["best_timesteps"] == 0
     start = first["best_timesteps"]
     again = run(tmp_path, "again", "--resume", str(tmp_path / "warm.safetensors"),
                 "--timesteps", str(start + 600), "--width", "32")  # fmt: skip

@@ -225,14 +225,14 @@ def train_selfplay(
 
     check_out(out)
     started = time.perf_counter()
+    run_dir.mkdir(parents=True, exist_ok=True)
     start: Best | None = None
     if resume is not None:
         trainer, cloning, history, start = resumed(config, resume)
     else:
         trainer, cloning, history = SelfPlayTrainer(config), {}, []
         if config["warm_start"]:
-            cloning, start = warm_start(trainer)
-    run_dir.mkdir(parents=True, exist_ok=True)
+            cloning, start = warm_start(trainer, run_dir / "clone.safetensors")
     history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
     trainer.policy.load_state_dict(best[2])
     extra = {} if resume is None else {"resumed_from": str(resume)}
@@ -250,13 +250,15 @@ def train_selfplay(
     )
 
 
-def warm_start(trainer: SelfPlayTrainer) -> tuple[dict[str, Any], Best]:
+def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Best]:
     """Clone ``warm_start``'s moves (``clone_games`` games of it in every seat) into the
-    learner and evaluate the clone: the start of RL, and the best so far."""
+    learner and evaluate the clone: the start of RL, and the best so far. The clone is saved
+    to ``out`` too, so that other RL settings can start from it (``--resume``) without
+    cloning again."""
     from card_envs.training.imitation import clone, collect_demonstrations
-    from card_envs.training.train_ppo import evaluations
+    from card_envs.training.train_ppo import evaluations, save_trained
 
-    config = trainer.config
+    config, started = trainer.config, time.perf_counter()
     demos = collect_demonstrations(
         config["env"], config["num_players"], config["clone_games"], teacher=config["warm_start"]
     )
@@ -269,7 +271,9 @@ def warm_start(trainer: SelfPlayTrainer) -> tuple[dict[str, Any], Best]:
     )
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
     print(json_line({"cloned": config["warm_start"], **row}), end="", flush=True)
-    return {"rounds": [row]}, (row["vs_heuristic"], 0, snapshot_weights(trainer.policy))
+    cloning = {"rounds": [row]}
+    save_trained(trainer.policy, out, config, None, 0, started, cloning, [])
+    return cloning, (row["vs_heuristic"], 0, snapshot_weights(trainer.policy))
 
 
 def resumed(
