@@ -74,10 +74,12 @@ def make_search(kind: str, info: EnvInfo, seed: int | None = None) -> SearchAgen
     guide = make_builtin("heuristic", info, seed) if budget.needs_heuristic else None
     lean = None
     if budget.prior and budget.lean != "heuristic":
-        if budget.lean not in stronger_heuristics(info):
-            known = ", ".join(["heuristic", *stronger_heuristics(info)])
+        stronger = stronger_heuristics(info)
+        if budget.lean not in stronger:
+            known = ", ".join(["heuristic", *stronger])
             raise ValueError(f"lean must name one of {known} for {info.name}, got {budget.lean!r}")
-        lean = make_builtin(budget.lean, info, seed)
+        if stronger[budget.lean].supports(info):  # else the plain heuristic leads the prior
+            lean = make_builtin(budget.lean, info, seed)
     return cls(info, seed, budget, guide, lean)
 
 

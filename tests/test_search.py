@@ -277,7 +277,8 @@ def test_the_prior_can_lean_on_a_stronger_heuristic():
 def test_random_rollouts_do_not_ask_the_heuristic(kind):
     """With ``rollout=random`` the heuristic is asked only for the prior's move."""
     env = positions("seals_v0", 4, seed=2)[0]
-    agent = make_agent(f"{kind}:iterations=12,rollout=random,prior=0.5", env.describe(), 0)
+    options = "iterations=12,rollout=random,prior=0.5,opponents=search,lean=heuristic"
+    agent = make_agent(f"{kind}:{options}", env.describe(), 0)
     calls = []
     act = agent.rollout_agent.act
     agent.rollout_agent.act = lambda seen: calls.append(1) or act(seen)

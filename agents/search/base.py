@@ -85,14 +85,41 @@ class Budget:
 # 0.3 s or less on average at the default player count on a 2-core AMD EPYC.
 DEFAULT_BUDGETS = {
     "seamless_v0": Budget(iterations=100, horizon="round", rollout="heuristic"),
-    "seals_v0": Budget(iterations=120, horizon="round", rollout="heuristic", prior=0.5),
+    "seals_v0": Budget(
+        iterations=120,
+        horizon="round",
+        rollout="heuristic",
+        prior=0.5,
+        gain=0.5,
+        lean="heuristic_value",
+        opponents="heuristic",
+    ),
     "seers_catalog_v0": Budget(
-        iterations=32, horizon="round", depth=30, rollout="heuristic", prior=0.5
+        iterations=128,
+        horizon="round",
+        depth=30,
+        rollout="heuristic",
+        prior=0.5,
+        gain=0.5,
+        opponents="heuristic",
     ),
     "unfortunate_events_v0": Budget(
-        iterations=100, horizon="round", rollout="heuristic", prior=0.5
+        iterations=100,
+        horizon="round",
+        rollout="heuristic",
+        prior=0.5,
+        gain=0.5,
+        lean="heuristic_outs",
+        opponents="heuristic",
     ),
-    "sequitur_v0": Budget(iterations=8, horizon="round", rollout="heuristic", prior=0.5),
+    "sequitur_v0": Budget(
+        iterations=16,
+        horizon="round",
+        rollout="heuristic",
+        prior=0.5,
+        gain=0.5,
+        opponents="heuristic",
+    ),
 }
 
 
