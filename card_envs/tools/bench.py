@@ -177,7 +177,7 @@ def rules_observed_speed(env: AECEnv, seconds: float) -> float:
         state = game.new_game(rng)
         steps = 0
         while not (game.is_over(state) or game.is_truncated(state)):
-            legal = np.flatnonzero(game.legal_mask(state))
+            legal = np.flatnonzero(game.legal_mask(state).view(bool))  # as play_aec_game
             encoding.observe(state, game.current_player(state))
             game.apply(state, int(legal[rand.randrange(len(legal))]), rng)
             steps += 1
