@@ -21,7 +21,7 @@ from card_envs.cli import main
 from card_envs.core.env import CardEnv
 from card_envs.seamless.rules.cards import NUM_RANKS
 from card_envs.seamless.rules.hidden import shown_voids
-from card_envs.sequitur.rules.state import ACTION, GOAL, SETUP, SPELL
+from card_envs.sequitur.rules.state import ACTION, CLAIM, GOAL, SETUP, SPELL
 
 KINDS = ("ismcts", "pimc")
 SMALL = "iterations=6,horizon=round,depth=8"  # enough to search, fast enough for every table
@@ -301,6 +301,21 @@ def test_heuristic_opponents_leave_only_the_seats_own_moves_in_the_tree():
         players.add(node.player)
         stack += node.children.values()
     assert players == {seat} and len(found) == 30  # with opponents=search: {0, 1}
+
+
+def test_a_sequitur_round_playout_runs_through_every_claim():
+    """Each claimed goal scores at once in Sequitur: the round's horizon is its end, not the
+    first claim."""
+    env = make("sequitur_v0")
+    env.reset(seed=1)
+    steps = random_steps(env, 1)
+    while env.game_state.phase != CLAIM:
+        env.step(next(steps))
+    game, state = env.game, env.game_state
+    agent = make_agent("ismcts:rollout=random,prior=0,gain=0", env.describe(), 0)
+    world = game.resample_hidden(state, game.current_player(state), np.random.default_rng(0))
+    agent.playout(game, world)
+    assert world.round == state.round + 1 and world.phase != CLAIM
 
 
 def test_gain_values_the_points_won_since_the_decision():

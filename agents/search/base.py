@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.base import Agent
-from card_envs.agents.search.values import values
+from card_envs.agents.search.values import horizon_mark, values
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.game import Encoding, Game
 
@@ -25,22 +25,20 @@ TEXT_OPTIONS = ("horizon", "rollout", "lean", "opponents")
 @dataclass(frozen=True)
 class Budget:
     """How much a search may do per decision: ``iterations`` (determinised playouts), and at
-    most ``seconds`` if given (a time cap makes play depend on the machine's speed). A playout
-    runs to the end of the game (``horizon="game"``) or until a score changes, i.e. the round
-    is scored (``"round"``), and at most ``depth`` moves (0: no cap); the position it stops
-    in is valued by :func:`~card_envs.agents.search.values.values`. Its moves are uniformly
-    random (``rollout="random"``) or the game's heuristic's for every seat (``"heuristic"``,
-    slower per move); with the heuristic, ``prior`` adds that share of the search's weight to
-    the heuristic's own move at the decision, so the search overrules it only when it clearly
-    prefers another; ``lean`` names the built-in agent whose move that is (a stronger
-    heuristic where the game has one; the rollouts keep the plain heuristic, which models the
-    opponents). ``c`` is the UCT exploration constant (IS-MCTS only); ``opponents="heuristic"``
-    has IS-MCTS play the other seats' moves in the tree by the heuristic too (the tree then
-    holds only the searching seat's own moves; the opponents are that heuristic). ``gain`` is the
-    weight of the points gained since the decision in a cut-off playout's value, against the
-    standing by total points (see :func:`~card_envs.agents.search.values.values`); with a
-    gain, the round horizon is the first score change after the decision itself (a move that
-    scores ends the playout at once)."""
+    most ``seconds`` if given (a time cap makes play depend on the machine's speed).
+
+    A playout runs to the end of the game (``horizon="game"``) or of the round (``"round"``,
+    see :func:`~card_envs.agents.search.values.horizon_mark`), at most ``depth`` moves (0: no
+    cap); where it stops is valued by :func:`~card_envs.agents.search.values.values`, with
+    weight ``gain`` on the points won since the decision (then the round is the decision's:
+    a move that ends it ends the playout at once). Its moves are uniformly random
+    (``rollout="random"``) or the game's heuristic's for every seat (``"heuristic"``).
+    ``prior`` adds that share of the search's weight to the move of the agent ``lean`` names
+    (the heuristic, or a stronger one the game has), so the search overrules it only when it
+    clearly prefers another. ``c`` is the UCT exploration constant and ``opponents`` who plays
+    the other seats' moves in the tree: UCB (``"search"``) or the heuristic (``"heuristic"``:
+    the tree holds only the seat's own moves, the opponents modelled as that heuristic);
+    IS-MCTS only."""
 
     iterations: int = 200
     seconds: float | None = None
@@ -172,6 +170,7 @@ class SearchAgent(Agent):
         self.prior_agent = prior_agent or rollout_agent
         self._encoding: Encoding | None = None
         self._root_scores: list[float] = []
+        self._root_mark: list[float] = []
         self._seed_rollouts()
 
     @classmethod
@@ -215,6 +214,7 @@ class SearchAgent(Agent):
             return {legal[0]: 1.0}
         seat = game.current_player(state)
         self._root_scores = [float(s) for s in game.scores(state)]
+        self._root_mark = horizon_mark(game, state)
         counts = self.search(game, state, seat, legal)
         if self.budget.prior and self.prior_agent is not None:
             seen = {
@@ -265,12 +265,12 @@ class SearchAgent(Agent):
         gain = self.budget.gain
         start = None
         if self.budget.horizon == "round":
-            start = self._root_scores if gain else [float(s) for s in game.scores(state)]
+            start = self._root_mark if gain else horizon_mark(game, state)
         guide = self.rollout_agent if self.budget.rollout == "heuristic" else None
         for _ in range(depth):
             if game.is_over(state) or game.is_truncated(state):
                 break
-            if start is not None and list(game.scores(state)) != start:
+            if start is not None and horizon_mark(game, state) != start:
                 break
             if guide is not None:
                 game.apply(state, self.guided(game, state), chance)

@@ -17,6 +17,19 @@ PROJECTIONS: dict[str, Callable[[Any], list[float]]] = {
     ],
 }
 
+# Games whose scores change more than once a round, and the round a state is in: a playout to
+# the round's horizon runs until it changes. Sequitur: each goal claimed scores at once.
+ROUNDS: dict[str, Callable[[Any], int]] = {"sequitur": lambda state: state.round}
+
+
+def horizon_mark(game: Game, state: Any) -> list[float]:
+    """What a playout to the round's horizon watches: the round where :data:`ROUNDS` has the
+    game, else the scores (they change when a round is scored)."""
+    round_of = ROUNDS.get(game.name)
+    if round_of is not None:
+        return [float(round_of(state))]
+    return [float(s) for s in game.scores(state)]
+
 
 def values(
     game: Game, state: Any, before: list[float] | None = None, gain: float = 0.0
