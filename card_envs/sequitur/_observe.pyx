@@ -13,10 +13,6 @@ ball and goal-card lookups.
 from libc.stdlib cimport free, malloc
 
 
-cdef enum:
-    MAX_PLAYERS = 8  # more than any table: per-seat offsets live in fixed arrays
-
-
 cdef class Observer:
     """Flat offsets of every piece for one configuration, and the rules' constants the
     observation needs; ``write(out, state, seat)`` fills a zeroed float32 vector."""
@@ -38,8 +34,8 @@ cdef class Observer:
             offsets, facts, colours, ball_letter
         )
         self.n, self.goals = facts["num_players"], len(colours)
-        if not 1 <= self.n <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be 1..{MAX_PLAYERS}, got {self.n}")
+        if self.n < 1:  # seats are taken modulo n
+            raise ValueError(f"num_players must be at least 1, got {self.n}")
         self.max_rack, self.ball_kinds = facts["max_rack"], facts["ball_kinds"]
         self.rack_stride = self.max_rack * self.ball_kinds
         self.letters, self.cards = facts["letters"], facts["cards"]
