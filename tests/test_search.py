@@ -259,8 +259,8 @@ def test_the_prior_leans_on_the_heuristics_move():
 
 
 def test_the_prior_can_lean_on_a_stronger_heuristic():
-    """``lean`` names the agent whose move the prior favours; the rollouts keep the plain
-    heuristic (the opponents' model)."""
+    """``lean`` names the agent whose move the prior favours and who plays the seat's own
+    moves in playouts; the other seats keep the plain heuristic (the opponents' model)."""
     env = positions("seals_v0", 4, seed=2)[0]
     info, observation = env.describe(), env.last()[0]
     plain = make_agent("heuristic", info, 0).act_at(env, observation)
@@ -271,6 +271,11 @@ def test_the_prior_can_lean_on_a_stronger_heuristic():
     assert type(agent.rollout_agent).__name__ == "HeuristicAgent"
     policy = agent.policy(env)
     assert sum(policy[action] for action in stronger) > 0.99
+    calls = []
+    act = agent.prior_agent.act
+    agent.prior_agent.act = lambda seen: calls.append(1) or act(seen)
+    agent.policy(env)  # the prior asks once; the seat's own moves in the playouts ask too
+    assert len(calls) > 1
 
 
 @pytest.mark.parametrize("kind", KINDS)

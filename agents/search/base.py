@@ -171,6 +171,7 @@ class SearchAgent(Agent):
         self._encoding: Encoding | None = None
         self._root_scores: list[float] = []
         self._root_mark: list[float] = []
+        self._seat = -1
         self._seed_rollouts()
 
     @classmethod
@@ -212,7 +213,7 @@ class SearchAgent(Agent):
             raise RuntimeError("no decision to make: the game is over; call reset()")
         if len(legal) == 1:
             return {legal[0]: 1.0}
-        seat = game.current_player(state)
+        seat = self._seat = game.current_player(state)
         self._root_scores = [float(s) for s in game.scores(state)]
         self._root_mark = horizon_mark(game, state)
         counts = self.search(game, state, seat, legal)
@@ -244,7 +245,9 @@ class SearchAgent(Agent):
         return seconds is not None and time.perf_counter() - start >= seconds
 
     def guided(self, game: Game, state: Any) -> int:
-        """The rollout heuristic's move in ``state``, from the acting seat's observation there."""
+        """The rollout heuristic's move in ``state``, from the acting seat's observation there;
+        the searching seat's own moves are the ``lean`` agent's (the policy the search improves
+        on is the one it leans on)."""
         if self.rollout_agent is None or self._encoding is None:
             raise RuntimeError("a guided move needs the heuristic and a decision in progress")
         seat = game.current_player(state)
@@ -252,7 +255,10 @@ class SearchAgent(Agent):
             "observation": self._encoding.observe(state, seat),
             "action_mask": game.legal_mask(state),
         }
-        return self.rollout_agent.act(seen)
+        agent = self.rollout_agent
+        if seat == self._seat and self.prior_agent is not None:
+            agent = self.prior_agent
+        return agent.act(seen)
 
     def playout(
         self, game: Game, state: Any, chance: np.random.Generator | None = None
