@@ -34,6 +34,7 @@ BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the ro
 MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
 CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache is cleared
 MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
+GOAL_SETS = 64  # sets of goals with the points of words cached before those are cleared
 
 GOAL_PIECES = ("secret", "public", "face_down")  # the goals my word could earn
 Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
@@ -56,6 +57,9 @@ class HeuristicAgent(Agent):
         # words of a rack and the plan of a rack for some goals are cached.
         self._spelled: dict[tuple[int, ...], list[Spelled]] = {}
         self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
+        # The goal points a word earns, by the goals it is weighed for (they change a few times
+        # a round; the words of the racks weighed under them overlap).
+        self._earned: dict[tuple[int, ...], dict[str, int]] = {}
         at = info.obs_spec.offsets
         self._decision = slice(at["decision"], at["round"])
         self._rack = slice(at["racks"], at["racks"] + MAX_RACK * BALL_KINDS)
@@ -131,17 +135,27 @@ class HeuristicAgent(Agent):
     def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
         """The first spelling of the highest value, plus a little for the number of them."""
         best: Plan = (-1.0, -1, -1, -1)
-        goals = [(g, self.goals[g].points, self._met[g]) for g in targets]
+        earned_by = self._earned.get(tuple(targets))
+        if earned_by is None or len(earned_by) > MET_LIMIT:
+            if len(self._earned) > GOAL_SETS:
+                self._earned.clear()
+            earned_by = self._earned[tuple(targets)] = {}
         for key, blank, q_mode, word, score in spelled:
-            earned = 0  # goal points, summed before they are added to the word-score part
-            for goal, points, met in goals:
-                meets = met.get(word)
-                if meets or (meets is None and self._judge(word, goal)):
-                    earned += points
+            earned = earned_by.get(word)
+            if earned is None:
+                earned = earned_by[word] = self._points_earned(word, targets)
             value = SCORE_WEIGHT * score + earned
             if value > best[0]:
                 best = (value, key, blank, q_mode)
         return (best[0] + BREADTH_WEIGHT * len(spelled), *best[1:])
+
+    def _points_earned(self, word: str, targets: list[int]) -> int:
+        """The goal points ``word`` would earn of ``targets``."""
+        earned = 0
+        for goal in targets:
+            if self._meets(word, goal):
+                earned += self.goals[goal].points
+        return earned
 
     def _met_share(self, rack: list[int], goals: list[int]) -> float:
         """Share of ``goals`` that some word of the rack meets."""
