@@ -14,9 +14,9 @@ import sys
 import numpy as np
 import pytest
 
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
-from card_envs.sequitur.rules.compiled import PURE_PYTHON
 from card_envs.sequitur.rules.goals import COLOURS
 from card_envs.sequitur.rules.spelling import CODE_POINTS, words_reference
 from card_envs.sequitur.rules.words import (

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from card_envs.core.game import FlatEncoding
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
@@ -30,7 +31,7 @@ from card_envs.seers_catalog.rules.cards import (
     WILD_BASE,
 )
 from card_envs.seers_catalog.rules.game import SeersCatalogGame
-from card_envs.seers_catalog.rules.melds import CROWN_VALUE, PURE_PYTHON, RUN
+from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 from card_envs.seers_catalog.rules.state import SeersCatalogState
 
 if TYPE_CHECKING:

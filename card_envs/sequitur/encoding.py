@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from card_envs.core.game import SparseEncoding
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.rules import SequiturGame, SequiturState
 from card_envs.sequitur.rules.cards import BALL_LETTER, CARDS, MAX_RACK, MAX_WORD
-from card_envs.sequitur.rules.compiled import PURE_PYTHON
 from card_envs.sequitur.rules.goals import COLOURS
 from card_envs.sequitur.rules.state import CLAIM, DECISIONS, EMPTY, NUM_ROUNDS, OVER, PHASES
 from card_envs.sequitur.rules.words import ALPHABET, BLANK, MAX_SLOTS

@@ -16,11 +16,11 @@ reference it follows loop for loop: both list the same melds in the same order.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from itertools import combinations, pairwise
 
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
     CROWN,
@@ -362,7 +362,6 @@ class _Generator:
 _RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
 _PRISM, _CAULDRON, _BOTH = frozenset((K_PRISM,)), frozenset((K_CAULDRON,)), _RUN_ARTS - {K_STONE}
 
-PURE_PYTHON = os.environ.get("CARD_ENVS_PURE_PYTHON") == "1"
 legal_plays = legal_plays_py
 if not PURE_PYTHON:
     with suppress(ImportError):  # not built (no compiler at install): the reference

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from card_envs.sequitur.rules.compiled import PURE_PYTHON
+from card_envs.core.kernels import PURE_PYTHON
 
 if TYPE_CHECKING:
     from card_envs.sequitur.rules._spelling import LetterTree
