@@ -1,18 +1,41 @@
-"""Seamless observation: what one seat may know, seat-relative (index 0 is the observer)."""
+"""Seamless observation: what one seat may know, seat-relative (index 0 is the observer).
+
+:meth:`SeamlessEncoding.write` is the reference; the compiled ``_encoding.pyx`` writes the same
+entries from the same index tables, and is used when it is importable and
+``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`OBSERVER`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
 from card_envs.core.game import FlatEncoding
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
+
+if TYPE_CHECKING:
+    from card_envs.seamless._encoding import Observer
+
+
+def _observer_class() -> type[Observer] | None:
+    """The compiled writer, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
+    if PURE_PYTHON:
+        return None
+    try:
+        from card_envs.seamless._encoding import Observer
+    except ImportError:
+        return None
+    return Observer
+
+
+OBSERVER = _observer_class()
 
 
 def row_cards(suits: list[int]) -> tuple[int, ...]:
@@ -66,6 +89,27 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
                 Piece("trick_number", (TRICKS_PER_ROUND,), "one-hot trick number in the round"),
             ]
         )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the compiled writer: a copy (a search agent's, a pickle) builds its own."""
+        state = super().__getstate__()
+        state.pop("_observer", None)
+        return state
+
+    def observe(self, state: SeamlessState, seat: int) -> np.ndarray:
+        """The compiled writer's vector when it is built, else the base's (through
+        :meth:`write`): the same vector either way."""
+        observer = self._observer
+        if observer is None:
+            return super().observe(state, seat)
+        return observer.observe(state, seat)
+
+    @cached_property
+    def _observer(self) -> Observer | None:
+        """The compiled writer for every seat, from the same tables as :meth:`write`."""
+        if OBSERVER is None:
+            return None
+        return OBSERVER(self.game.num_players, self.spec.size, self.game.max_rounds, self._tables)
 
     def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
         """Flat indices read from tables made once (:meth:`_tables`): the hot path does no

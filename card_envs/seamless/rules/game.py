@@ -8,7 +8,7 @@ bonuses. The game ends after a round in which someone reaches 15 points, or afte
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from card_envs.core.deal import (
     show,
 )
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
+from card_envs.core.kernels import PURE_PYTHON
 from card_envs.core.spec import ActionSpec
 from card_envs.seamless.rules.actions import ACTIONS
 from card_envs.seamless.rules.cards import (
@@ -40,6 +41,22 @@ from card_envs.seamless.rules.scoring import MAX_ROUND_POINTS, score_row
 from card_envs.seamless.rules.state import CLAIM, PLAY, SeamlessState
 from card_envs.seamless.rules.text import table
 
+if TYPE_CHECKING:
+    from card_envs.seamless.rules._moves import Moves
+
+
+def _moves_class() -> type[Moves] | None:
+    """The compiled legal mask, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
+    if PURE_PYTHON:
+        return None
+    try:
+        from card_envs.seamless.rules._moves import Moves
+    except ImportError:
+        return None
+    return Moves
+
+
+MOVES = _moves_class()
 TARGET_SCORE = 15
 MAX_ROUNDS = 5
 
@@ -76,6 +93,12 @@ class SeamlessGame(Game[SeamlessState]):
         self._actions = ACTIONS
         self._play = ACTIONS.start["play"]  # block starts, read once for the hot paths
         self._claim_start = ACTIONS.start["claim"]
+        self._moves = None if MOVES is None else MOVES(*self._moves_config())
+
+    def _moves_config(self) -> tuple[int, int, int, int, bool]:
+        """What the compiled mask needs: seats, block starts, mask size, the trick-1 rule."""
+        void = self.trick_one_trump_lead == "void_in_a_suit"
+        return self.num_players, self._play, self._claim_start, ACTIONS.size, void
 
     @property
     def actions(self) -> ActionSpec:
@@ -242,6 +265,17 @@ class SeamlessGame(Game[SeamlessState]):
         if state.trick_number == 0 and not self._may_lead_trump(hand, state.trump):
             return [play + c for c in hand if c // NUM_RANKS != state.trump]
         return [play + c for c in hand]
+
+    def legal_mask(self, state: SeamlessState) -> np.ndarray:
+        """The compiled mask (``rules/_moves.pyx``) when it is built, else
+        :meth:`legal_mask_py`: the same bytes either way."""
+        if self._moves is None:
+            return self.legal_mask_py(state)
+        return self._moves.mask(state)
+
+    def legal_mask_py(self, state: SeamlessState) -> np.ndarray:
+        """The reference mask: :meth:`legal_actions` set byte by byte."""
+        return super().legal_mask(state)
 
     def _may_lead_trump(self, hand: list[int], trump: int) -> bool:
         """The trick-1 restriction: ruling (no non-trump card) or option (void in a suit)."""

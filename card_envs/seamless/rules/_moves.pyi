@@ -1,0 +1,15 @@
+"""Types of the compiled legal mask (``_moves.pyx``), the kernel of
+:meth:`card_envs.seamless.rules.game.SeamlessGame.legal_mask`."""
+
+import numpy as np
+
+from card_envs.seamless.rules.state import SeamlessState
+
+class Moves:
+    n: int
+    play: int
+    claim: int
+    size: int
+    void_rule: bool
+    def __init__(self, n: int, play: int, claim: int, size: int, void_rule: bool) -> None: ...
+    def mask(self, state: SeamlessState) -> np.ndarray: ...
