@@ -87,6 +87,27 @@ def test_kernels_equal_references_at_every_step(options):
         assert not mask.mask(state).any()
 
 
+@pytest.mark.parametrize("options", OPTIONS)
+def test_compiled_moves_equal_reference_moves(options):
+    """Every legal move of whole random games, from the same state and generator: the compiled
+    play or claim (and the round end it reports) leaves the state ``apply_py`` leaves."""
+    game = SeamlessGame(**options)
+    moves_ = compiled(game)[2]
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        state = game.new_game(rng)
+        while not game.is_over(state):
+            for action in game.legal_actions(state):
+                mine, theirs = copy.deepcopy(state), copy.deepcopy(state)
+                seed = int(rng.integers(1 << 30))
+                if moves_.apply(mine, action):
+                    game._end_round(mine, np.random.default_rng(seed))
+                game.apply_py(theirs, action, np.random.default_rng(seed))
+                assert mine == theirs, action
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.integers(len(legal))], rng)
+
+
 @pytest.mark.parametrize("rule", ["no_other_suit", "void_in_a_suit"])
 def test_mask_equals_reference_on_trick_one_leads(rule):
     """Leads on trick 1 from hands rich in trumps and in voids (rare in random deals): the
@@ -124,6 +145,11 @@ def test_kernels_refuse_states_out_of_range():
     state.round = 5
     with pytest.raises(ValueError, match="round 5 is out of range"):
         observer.observe(state, 0)
+    state.round = 0
+    for action in (-1, 104, state.hands[(state.leader + 1) % 4][0]):
+        with pytest.raises(ValueError, match=r"no such action|not in list"):
+            mask.apply(state, action)
+        assert state == before
     with pytest.raises(ValueError, match="do not fit a mask"):
         moves.Moves(4, 0, 80, 104, False)
 

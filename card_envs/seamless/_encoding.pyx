@@ -9,7 +9,8 @@ state out of range raises a ``ValueError`` instead of writing outside the vector
 """
 
 cimport cython
-from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from libc.string cimport memset
 
 import numpy as np
 
@@ -25,7 +26,7 @@ cdef int C_SUITS = NUM_SUITS
 cdef int C_TRICKS = TRICKS_PER_ROUND
 cdef int C_CLAIM = CLAIM
 
-_zeros = np.zeros
+_empty = np.empty
 _float32 = np.float32
 
 
@@ -71,10 +72,11 @@ cdef class Observer:
     def observe(self, state, int seat):
         """A fresh float32 vector with what ``seat`` may know of ``state``."""
         checked(seat, self.n, "seat")
-        buffer = _zeros(self.size, _float32)
+        buffer = _empty(self.size, _float32)  # zeroed below: cheaper than numpy.zeros
         cdef Py_buffer view
-        PyObject_GetBuffer(buffer, &view, PyBUF_WRITABLE | PyBUF_FORMAT)
+        PyObject_GetBuffer(buffer, &view, PyBUF_WRITABLE)
         try:
+            memset(view.buf, 0, view.len)
             self._write(state, seat, <float*>view.buf)
         finally:
             PyBuffer_Release(&view)

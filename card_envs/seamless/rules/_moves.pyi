@@ -1,5 +1,5 @@
-"""Types of the compiled legal mask (``_moves.pyx``), the kernel of
-:meth:`card_envs.seamless.rules.game.SeamlessGame.legal_mask`."""
+"""Types of the compiled legal mask and moves (``_moves.pyx``), the kernels of
+:meth:`card_envs.seamless.rules.game.SeamlessGame.legal_mask` and ``apply``."""
 
 import numpy as np
 
@@ -13,3 +13,4 @@ class Moves:
     void_rule: bool
     def __init__(self, n: int, play: int, claim: int, size: int, void_rule: bool) -> None: ...
     def mask(self, state: SeamlessState) -> np.ndarray: ...
+    def apply(self, state: SeamlessState, action: int) -> bool: ...

@@ -154,11 +154,9 @@ class SeamlessGame(Game[SeamlessState]):
         """Deal one card at a time clockwise from the dealer's left; the last goes to the dealer
         and is revealed as the trump card. The outcome: [hands (sorted), trump card]."""
         n = self.num_players
-        deck = shuffled_deck(rng)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i, card in enumerate(deck):
-            hands[(dealer + 1 + i) % n].append(card)
-        return [[sorted(hand) for hand in hands], deck[-1]]
+        deck = shuffled_deck(rng)  # card i goes to seat (dealer + 1 + i) % n: a slice a seat
+        hands = [sorted(deck[(seat - dealer - 1) % n :: n]) for seat in range(n)]
+        return [hands, deck[-1]]
 
     def _checked_deal(self, deal: Any) -> tuple[list[Any] | None, int, dict[str, list]]:
         """The hand-written round 1 (or ``None``), the first dealer and the checked chance
@@ -319,6 +317,15 @@ class SeamlessGame(Game[SeamlessState]):
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: SeamlessState, action: int, rng: np.random.Generator) -> None:
+        """The compiled play or claim (``rules/_moves.pyx``) when it is built, else
+        :meth:`apply_py`: the same state either way."""
+        if self._moves is None:
+            self.apply_py(state, action, rng)
+        elif self._moves.apply(state, action):
+            self._end_round(state, rng)
+
+    def apply_py(self, state: SeamlessState, action: int, rng: np.random.Generator) -> None:
+        """The reference move: decode the id, play the card or claim it into the winner's row."""
         card = self._actions.decode(action)[1]  # the phase says which block a legal id is in
         if state.phase == CLAIM:
             self._claim(state, card)
