@@ -115,7 +115,7 @@ cdef class Observer:
         cdef list totals = state.totals
         checked(len(totals), n + 1, "totals")
         for p in range(len(totals)):
-            out[self.totals[seat][p]] = <double>totals[p]
+            out[self.totals[seat][p]] = <long>totals[p]  # an int: no float object on the way
         out[self.round_at + checked(state.round, self.rounds, "round")] = 1.0
         out[self.trick_number + min(<int>checked(state.trick_number, C_TRICKS + 1, "trick number"), C_TRICKS - 1)] = 1.0
         return 0
