@@ -154,6 +154,26 @@ def test_kernels_refuse_states_out_of_range():
         moves.Moves(4, 0, 80, 104, False)
 
 
+def test_kernels_refuse_short_lists():
+    """Lists shorter than the seats or ranks raise (never a read past a list's end)."""
+    game = SeamlessGame()
+    _, observer, mask = compiled(game)
+    state = game.new_game(np.random.default_rng(0))
+    state.hands = state.hands[: state.leader]
+    with pytest.raises(ValueError, match=f"seat {state.leader} to act has no hand"):
+        mask.mask(state)
+    with pytest.raises(IndexError):
+        observer.observe(state, 3)
+    state = game.new_game(np.random.default_rng(0))
+    for _ in range(4):
+        mask.apply(state, game.legal_actions(state)[0])
+    winner = state.winner
+    state.rows[winner] = state.rows[winner][:1]
+    state.trick = [0, 1, 2, 25]
+    with pytest.raises(IndexError):
+        mask.apply(state, 52 + 25)
+
+
 def test_copies_build_their_own_kernels():
     """A pickled or deep-copied env (a search agent's, a worker's) observes and masks as the
     original does."""

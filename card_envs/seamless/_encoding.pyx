@@ -1,4 +1,4 @@
-# cython: language_level=3, wraparound=False, boundscheck=False
+# cython: language_level=3, wraparound=False
 """Seamless's observation written by compiled code: :meth:`SeamlessEncoding.write` (the
 reference, in ``encoding.py``) entry for entry, from the same flat index tables held as C arrays.
 

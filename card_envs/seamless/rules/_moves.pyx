@@ -1,4 +1,4 @@
-# cython: language_level=3, wraparound=False, boundscheck=False, cdivision=True
+# cython: language_level=3, wraparound=False, cdivision=True
 """Seamless's legal mask and moves, compiled: the bytes :meth:`SeamlessGame.legal_mask_py` (the
 reference: ``legal_actions`` set into a mask) sets, and the play or claim
 :meth:`SeamlessGame.apply_py` makes, for every state (the round's end and the next deal stay
