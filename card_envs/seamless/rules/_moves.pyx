@@ -1,4 +1,4 @@
-# cython: language_level=3, wraparound=False, cdivision=True
+# cython: language_level=3, wraparound=False, boundscheck=False, cdivision=True
 """Seamless's legal mask and moves, compiled: the bytes :meth:`SeamlessGame.legal_mask_py` (the
 reference: ``legal_actions`` set into a mask) sets, and the play or claim
 :meth:`SeamlessGame.apply_py` makes, for every state (the round's end and the next deal stay
@@ -8,7 +8,8 @@ Both run at every decision; in Python they cost about 1.7 and 1.4 us of a rules-
 the observation (11 us), mostly in listing the legal ids and then setting them one by one, and in
 decoding the id and reading the state field by field. Here the hand is read once, each id is a
 byte store and the trick's winner is found in C. Every card code and seat is checked before it
-is used, so a state out of range raises a ``ValueError`` instead of writing outside the mask.
+is used, and every list index by a loop's bound or by hand, so a state out of range raises a
+``ValueError`` instead of reading or writing outside a list or the mask.
 """
 
 from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
@@ -147,6 +148,8 @@ cdef class Moves:
             raise ValueError(f"trick winner {winner} has no row ({len(rows)} rows)")
         cdef list row = rows[winner]
         cdef int rank = card % C_RANKS
+        if rank >= len(row):
+            raise ValueError(f"row of seat {winner} has {len(row)} rank slots, not {C_RANKS}")
         cdef long held = row[rank]
         if held != -1:
             discard.append(held * C_RANKS + rank)
