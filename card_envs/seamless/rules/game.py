@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 
 def _moves_class() -> type[Moves] | None:
-    """The compiled legal mask, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
+    """The compiled mask and moves, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
     if PURE_PYTHON:
         return None
     try:
@@ -96,7 +96,7 @@ class SeamlessGame(Game[SeamlessState]):
         self._moves = None if MOVES is None else MOVES(*self._moves_config())
 
     def _moves_config(self) -> tuple[int, int, int, int, bool]:
-        """What the compiled mask needs: seats, block starts, mask size, the trick-1 rule."""
+        """What the compiled mask and moves need: seats, block starts, mask size, trick-1 rule."""
         void = self.trick_one_trump_lead == "void_in_a_suit"
         return self.num_players, self._play, self._claim_start, ACTIONS.size, void
 
