@@ -34,7 +34,8 @@ HELP: dict[str, str] = {
     "max_minutes": "stop PPO after this long, then evaluate and save (0: no limit)",
     "advisor": "agent kind whose move the policy sees as input and cloning copies; 'none': "
     "the observation alone",
-    "clone_games": "games of the advisor (or heuristic) cloned before PPO (0: start from scratch)",
+    "clone_games": "games of the advisor (or heuristic; with --selfplay, the --warm-start "
+    "agent) cloned before PPO (0: start from scratch)",
     "clone_epochs": "passes over the cloning data",
     "clone_smoothing": "share of the cloning target spread over the legal moves",
     "dagger_rounds": "rounds of teacher labels on the clone's own games",
@@ -103,7 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         help="continue from a .safetensors (fresh optimizer) or a run folder's step zip "
-        "(optimizer kept; needs --trust-checkpoint)",
+        "(optimizer kept; needs --trust-checkpoint); with --selfplay, a .safetensors of a "
+        "network without an advisor (a run's clone.safetensors too)",
     )
     parser.add_argument("--trust-checkpoint", action="store_true", help=TRUST_HELP)
     parser.add_argument(
@@ -117,7 +119,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def default_help(key: str) -> str:
     """The help of a flag whose default depends on ``--selfplay``."""
     if key not in DEFAULTS:
-        return f"{HELP[key]} (with --selfplay; default: {SELFPLAY_DEFAULTS[key] or 'none'})"
+        default = SELFPLAY_DEFAULTS[key]
+        return f"{HELP[key]} (with --selfplay; default: {'none' if default is None else default})"
     if key not in SELFPLAY_DEFAULTS:
         return f"{HELP[key]} (default: {DEFAULTS[key]}; not with --selfplay)"
     if key == "advisor":
