@@ -156,3 +156,13 @@ def test_selfplay_refuses_bad_starts(tmp_path, flags, message):
     with pytest.raises(ValueError, match=message):
         main(["seals_v0", "--selfplay", "--logdir", str(tmp_path), *flags])
     assert not any(tmp_path.iterdir())
+
+
+def test_the_command_reports_the_clone_when_no_evaluation_beat_it():
+    from card_envs.training.cli import best
+
+    clone = {"rows": 9, "vs_heuristic": 0.3}
+    later = {"timesteps": 500, "vs_heuristic": 0.2}
+    result = {"best_timesteps": 0, "evaluations": [later], "cloning": {"rounds": [clone]}}
+    assert best(result) == {"timesteps": 0, **clone}
+    assert best(result | {"best_timesteps": 500}) == later

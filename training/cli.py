@@ -200,9 +200,16 @@ def cmd_train(args: argparse.Namespace) -> int:
         from card_envs.training.train_ppo import train
 
         result = train(config, out, run_dir, args.resume, trust=args.trust_checkpoint)
-    best = next(r for r in result["evaluations"] if r["timesteps"] == result["best_timesteps"])
-    print(json.dumps({"out": str(out), "seconds": result["train_seconds"], "best": best}))
+    print(json.dumps({"out": str(out), "seconds": result["train_seconds"], "best": best(result)}))
     return 0
+
+
+def best(result: dict[str, Any]) -> dict[str, Any]:
+    """The evaluation of the policy a run kept: one of its evaluations, or the clone's when no
+    evaluation after the warm start beat it."""
+    steps = result["best_timesteps"]
+    rows = [row for row in result["evaluations"] if row["timesteps"] == steps]
+    return rows[-1] if rows else {"timesteps": steps, **result["cloning"]["rounds"][-1]}
 
 
 def cmd_export(args: argparse.Namespace) -> int:
