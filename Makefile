@@ -72,13 +72,18 @@ lint: $(STAMP)
 train: $(STAMP)
 	$(BIN)/card-envs train $(or $(GAME),seamless_v0)
 
-# The quality bar of the shipped ppo agents: 250 deals x 4 seatings = 1,000 games per game, the
-# trained agent alone against three heuristics, then against three random players.
+# The quality bar of a shipped trained kind (EVAL_KIND: ppo_advised, or ppo on the games where a
+# network alone ships: EVAL_GAME=seers_catalog_v0): 250 deals x 4 seatings = 1,000 games per game,
+# the agent alone against three heuristics, then against three random players.
+EVAL_KIND ?= ppo_advised
+EVAL_GAME ?= all
 eval-trained: $(STAMP)
-	$(BIN)/card-envs arena --game all --agents ppo heuristic heuristic heuristic --episodes 250 \
-		--json benchmarks/results/trained_vs_heuristic.json --plot benchmarks/results/trained_vs_heuristic.png
-	$(BIN)/card-envs arena --game all --agents ppo random random random --episodes 250 \
-		--json benchmarks/results/trained_vs_random.json --plot benchmarks/results/trained_vs_random.png
+	$(BIN)/card-envs arena --game $(EVAL_GAME) --agents $(EVAL_KIND) heuristic heuristic heuristic \
+		--episodes 250 --json benchmarks/results/$(EVAL_KIND)_vs_heuristic.json \
+		--plot benchmarks/results/$(EVAL_KIND)_vs_heuristic.png
+	$(BIN)/card-envs arena --game $(EVAL_GAME) --agents $(EVAL_KIND) random random random \
+		--episodes 250 --json benchmarks/results/$(EVAL_KIND)_vs_random.json \
+		--plot benchmarks/results/$(EVAL_KIND)_vs_random.png
 
 # Ray RLlib is an extra (about 450 MB) that setup leaves out, so the default test run skips what
 # needs Ray; these two install it on first use. Scaling and clusters: docs/scaling.md.

@@ -27,6 +27,7 @@ if __name__ != "card_envs.agents":  # the folder imported by path, e.g. from the
 
 __all__ = [
     "STRONGER_HEURISTICS",
+    "TRAINED_KINDS",
     "Agent",
     "RandomAgent",
     "agent_kinds",
@@ -39,28 +40,31 @@ __all__ = [
 IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
+# The trained agents a game may ship, each a checkpoint agents/checkpoints/<env>_<kind>: "ppo", a
+# network that acts on the observation alone, and "ppo_advised", a network that also reads the
+# heuristic's move (docs/training.md).
+TRAINED_KINDS = ("ppo", "ppo_advised")
+
+
 def agent_kinds(info: EnvInfo) -> list[str]:
     """The built-in agent names available for this environment."""
-    kinds = builtin_kinds(info)
-    if _ships_ppo_for(info):
-        kinds.append("ppo")
-    return kinds
+    return builtin_kinds(info) + [kind for kind in TRAINED_KINDS if _ships(kind, info)]
 
 
-def _ships_ppo_for(info: EnvInfo) -> bool:
-    """A trained agent ships for this game at this player count (it fits only the count it was
-    trained at, so ``--players all`` must not list it elsewhere)."""
-    path = shipped_checkpoint(info.name)
+def _ships(kind: str, info: EnvInfo) -> bool:
+    """A trained agent of this kind ships for this game at this player count (it fits only the
+    count it was trained at, so ``--players all`` must not list it elsewhere)."""
+    path = shipped_checkpoint(info.name, kind)
     if not path.exists():
         return False
     meta = json.loads(path.with_suffix(".json").read_text())
     return meta.get("num_players") == info.num_players
 
 
-def shipped_checkpoint(env_name: str) -> Path:
-    """Where a game's trained checkpoint ships: ``agents/checkpoints/<env>_ppo.safetensors``
-    (its JSON beside it)."""
-    return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_ppo.safetensors"
+def shipped_checkpoint(env_name: str, kind: str = "ppo") -> Path:
+    """Where a game's trained agent of this kind ships:
+    ``agents/checkpoints/<env>_<kind>.safetensors`` (its JSON beside it)."""
+    return Path(__file__).resolve().parent / "checkpoints" / f"{env_name}_{kind}.safetensors"
 
 
 def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
@@ -87,10 +91,11 @@ def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
 
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False) -> Agent:
     """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
-    the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` (the
-    shipped checkpoint of the game), a checkpoint path (``.safetensors``), a class of your own
-    (``"package.module:ClassName"``, an :class:`Agent` subclass built as ``cls(info, seed)``) or
-    an RLlib export directory (``card-envs train-rllib --out``).
+    the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` or
+    ``"ppo_advised"`` (the game's shipped checkpoint of that kind, :data:`TRAINED_KINDS`), a
+    checkpoint path (``.safetensors``), a class of your own (``"package.module:ClassName"``, an
+    :class:`Agent` subclass built as ``cls(info, seed)``) or an RLlib export directory
+    (``card-envs train-rllib --out``).
 
     The search agents ``"ismcts"`` and ``"pimc"`` (:data:`SEARCH_KINDS`) take a budget after a
     colon: ``"ismcts:iterations=400"``.
@@ -106,14 +111,16 @@ def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool
         from card_envs.agents.rllib import load_rllib_agent  # an RLlib export (docs/scaling.md)
 
         return load_rllib_agent(kind, info, seed, trust=trust)
-    if kind == "ppo" or Path(kind).suffix in (".safetensors", ".zip") or Path(kind).exists():
+    shipped = kind in TRAINED_KINDS
+    if shipped or Path(kind).suffix in (".safetensors", ".zip") or Path(kind).exists():
         from card_envs.agents.policy import load_policy_agent
 
-        path = shipped_checkpoint(info.name) if kind == "ppo" else Path(kind)
-        if kind == "ppo" and not path.exists():
+        path = shipped_checkpoint(info.name, kind) if shipped else Path(kind)
+        if shipped and not path.exists():
+            others = [k for k in TRAINED_KINDS if shipped_checkpoint(info.name, k).exists()]
             raise ValueError(
-                f"no trained checkpoint ships for {info.name}; train one (card-envs train "
-                f"{info.name}) and give its .safetensors path"
+                f"no {kind!r} agent ships for {info.name} (shipped: {others or 'none'}); train "
+                f"one (card-envs train {info.name}) and give its .safetensors path"
             )
         return load_policy_agent(path, info, seed, trust=trust)
     kinds = ", ".join(repr(k) for k in [*agent_kinds(info), *SEARCH_KINDS])

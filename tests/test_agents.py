@@ -147,6 +147,6 @@ def test_ppo_is_listed_only_at_the_player_count_it_was_trained_for():
     from card_envs import make
     from card_envs.agents import agent_kinds
 
-    assert "ppo" in agent_kinds(make("sequitur_v0", num_players=4).describe())
+    assert "ppo_advised" in agent_kinds(make("sequitur_v0", num_players=4).describe())
     for players in (1, 2, 3, 5):
-        assert "ppo" not in agent_kinds(make("sequitur_v0", num_players=players).describe())
+        assert "ppo_advised" not in agent_kinds(make("sequitur_v0", num_players=players).describe())

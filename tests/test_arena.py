@@ -94,9 +94,9 @@ def test_every_seating_of_a_deal_gets_the_same_deal_and_deals_differ():
     assert len({t.agent_seeds for t in tasks}) == len(tasks)
     again = make_tasks("seamless_v0", 4, lineup, range(3), seed=8)
     assert {t.deal_seed for t in again}.isdisjoint(deal_seeds)
-    cell = make_tasks("seamless_v0", 4, Lineup.cell("ppo", "random", 4), range(3), seed=7)
+    cell = make_tasks("seamless_v0", 4, Lineup.cell("ppo_advised", "random", 4), range(3), seed=7)
     assert [t.deal_seed for t in cell[::4]] == deal_seeds[::2], "cells share the run's deals"
-    assert cell[1].kinds == ("random", "random", "random", "ppo")
+    assert cell[1].kinds == ("random", "random", "random", "ppo_advised")
 
 
 def test_repeated_agent_names_get_distinct_labels():
@@ -426,11 +426,14 @@ def test_the_default_matrix_is_each_kind_against_random_and_heuristic():
 
 def test_matrix_puts_every_kind_against_every_other(tmp_path, capsys):
     out = tmp_path / "matrix.json"
-    args = "arena --game seals_v0 --agents random heuristic ppo --matrix --episodes 2 --workers 1"
+    args = (
+        "arena --game seals_v0 --agents random heuristic ppo_advised --matrix --episodes 2 "
+        "--workers 1"
+    )
     assert main([*args.split(), "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert set(data) == MATRIX_KEYS
-    assert data["agents"] == data["opponents"] == ["random", "heuristic", "ppo"]
+    assert data["agents"] == data["opponents"] == ["random", "heuristic", "ppo_advised"]
     pairs = [(c["agent"], c["opponent"]) for c in data["cells"]]
     assert pairs == [(a, b) for a in data["agents"] for b in data["agents"] if a != b]
     for cell in data["cells"]:
@@ -584,7 +587,9 @@ def test_trained_agent_in_parallel_workers_does_not_hang():
     """Regression: a forked worker deadlocked once torch had started threads in the parent."""
     from card_envs.agents import make_agent
 
-    make_agent("ppo", make("seamless_v0").describe())  # start torch here, as the arena's check does
+    # start torch here, as the arena's check does
+    make_agent("ppo_advised", make("seamless_v0").describe())
     with Workers(2) as workers:
-        report = run_arena("seamless_v0", ["ppo", "random"], 4, episodes=2, seed=5, workers=workers)
+        lineup = ["ppo_advised", "random"]
+        report = run_arena("seamless_v0", lineup, 4, episodes=2, seed=5, workers=workers)
     assert sum(entry.games for entry in report.agents) > 0

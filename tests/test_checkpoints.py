@@ -114,15 +114,15 @@ def inputs_hash(policy, count: int = 64) -> str:
 @pytest.mark.parametrize("name", env_names())
 def test_shipped_agent_plays_as_it_did_from_its_zip(name):
     info = make(name).describe()
-    policy, _ = load_policy(shipped_checkpoint(name), info)
+    policy, _ = load_policy(shipped_checkpoint(name, "ppo_advised"), info)
     assert inputs_hash(policy) == SHIPPED_PLAY[name]["inputs"]
-    assert moves_hash(name, "ppo", 1) == SHIPPED_PLAY[name]["game"]
+    assert moves_hash(name, "ppo_advised", 1) == SHIPPED_PLAY[name]["game"]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", env_names())
 def test_shipped_agent_plays_eight_games_as_it_did_from_its_zip(name):
-    assert moves_hash(name, "ppo", 8) == SHIPPED_PLAY[name]["games"]
+    assert moves_hash(name, "ppo_advised", 8) == SHIPPED_PLAY[name]["games"]
 
 
 def tiny_zip(path: Path, name: str = "seals_v0", advised: bool = False) -> Path:
@@ -230,7 +230,7 @@ def unpickling(monkeypatch) -> list[str]:
 
 def test_the_safe_format_unpickles_nothing(tmp_path, unpickling):
     info = make("seamless_v0").describe()
-    agent = make_agent("ppo", info, seed=0)
+    agent = make_agent("ppo_advised", info, seed=0)
     env = make("seamless_v0")
     env.reset(seed=0)
     observation = env.observe(env.agent_selection)
@@ -246,7 +246,7 @@ def test_the_safe_format_unpickles_nothing(tmp_path, unpickling):
 @pytest.fixture
 def safe_copy(tmp_path) -> Path:
     """The shipped Seamless agent, copied to be damaged."""
-    source = shipped_checkpoint("seamless_v0")
+    source = shipped_checkpoint("seamless_v0", "ppo_advised")
     copy = tmp_path / "agent.safetensors"
     copy.write_bytes(source.read_bytes())
     metadata_path(copy).write_text(metadata_path(source).read_text())
@@ -358,3 +358,16 @@ def test_an_rllib_export_loads_only_when_trusted(tmp_path):
         make_agent(str(tmp_path), info)
     with pytest.raises(ValueError, match="trained for seamless_v0 with 4 players, not seals_v0"):
         load_rllib_agent(tmp_path, make("seals_v0").describe())
+
+
+def test_a_shipped_ppo_acts_on_the_observation_alone():
+    """Kind "ppo" is a network alone: no heuristic's move among its inputs (those ship as
+    "ppo_advised"); it plays whole games against the heuristics with legal moves only."""
+    shipped = [name for name in env_names() if shipped_checkpoint(name, "ppo").exists()]
+    assert "seers_catalog_v0" in shipped
+    for name in shipped:
+        meta = json.loads(metadata_path(shipped_checkpoint(name, "ppo")).read_text())
+        assert meta["policy"]["advisor"] is None, name
+        info = make(name).describe()
+        assert make_agent("ppo", info, 0).advisor is None, name
+        moves_hash(name, "ppo", 1)  # an illegal move would raise

@@ -142,5 +142,5 @@ def test_the_wheel_installs_only_card_envs(tmp_path):
     (wheel,) = (tmp_path / "wheel").glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names} == {"card_envs", f"card_envs-{VERSION}.dist-info"}
-    assert "card_envs/agents/checkpoints/seals_v0_ppo.safetensors" in names
+    assert "card_envs/agents/checkpoints/seals_v0_ppo_advised.safetensors" in names
     assert "card_envs/training/rllib/train.py" in names

@@ -266,7 +266,7 @@ def test_shipped_seamless_checkpoint_plays_legal_moves():
 
     env = make("seamless_v0")
     info = env.describe()
-    agents = [make_agent("ppo", info), *(make_agent("random", info, s) for s in range(3))]
+    agents = [make_agent("ppo_advised", info), *(make_agent("random", info, s) for s in range(3))]
     result = play_game(env, agents, seed=0)  # an illegal move would raise
     assert result.steps > 0 and result.winners
 
