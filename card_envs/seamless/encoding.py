@@ -15,7 +15,7 @@ import numpy as np
 
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS, NUM_SUITS
 from card_envs.core.game import FlatEncoding
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
@@ -24,18 +24,7 @@ if TYPE_CHECKING:
     from card_envs.seamless._encoding import Observer
 
 
-def _observer_class() -> type[Observer] | None:
-    """The compiled writer, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
-    if PURE_PYTHON:
-        return None
-    try:
-        from card_envs.seamless._encoding import Observer
-    except ImportError:
-        return None
-    return Observer
-
-
-OBSERVER = _observer_class()
+OBSERVER: type[Observer] | None = compiled("card_envs.seamless._encoding", "Observer")
 
 
 def row_cards(suits: list[int]) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from card_envs.core.game import FlatEncoding
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
@@ -41,18 +41,7 @@ MAX_RANK = CROWN_VALUE + 0.5
 ASIDE_CACHE_LIMIT = 4096
 
 
-def _writer_class() -> type[SeatWriter] | None:
-    """The compiled writer, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
-    if PURE_PYTHON:
-        return None
-    try:
-        from card_envs.seers_catalog._encoding import SeatWriter
-    except ImportError:
-        return None
-    return SeatWriter
-
-
-WRITER = _writer_class()
+WRITER: type[SeatWriter] | None = compiled("card_envs.seers_catalog._encoding", "SeatWriter")
 
 
 class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from card_envs.core.game import SparseEncoding
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.rules import SequiturGame, SequiturState
 from card_envs.sequitur.rules.cards import BALL_LETTER, CARDS, MAX_RACK, MAX_WORD
@@ -81,11 +81,8 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
     def _compiled_observer(self, deck_width: int) -> Observer | None:
         """The compiled writer of this configuration's vector, or ``None`` when the extension is
         not built here or ``CARD_ENVS_PURE_PYTHON=1`` asks for the Python reference."""
-        if PURE_PYTHON:
-            return None
-        try:
-            from card_envs.sequitur._observe import Observer
-        except ImportError:
+        observer = compiled("card_envs.sequitur._observe", "Observer")
+        if observer is None:
             return None
         facts = {
             "num_players": self.game.num_players,
@@ -102,7 +99,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
             "deck_width": deck_width,
             "colours": len(COLOURS),
         }
-        return Observer(dict(self.spec.offsets), facts, tuple(self._colours), BALL_LETTER)
+        return observer(dict(self.spec.offsets), facts, tuple(self._colours), BALL_LETTER)
 
     def _seat_table(self, rel: int) -> SeatTable:
         at, goals = self.spec.offsets, len(self.game.goals)

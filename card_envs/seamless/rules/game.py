@@ -23,7 +23,7 @@ from card_envs.core.deal import (
     show,
 )
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import ActionSpec
 from card_envs.seamless.rules.actions import ACTIONS
 from card_envs.seamless.rules.cards import (
@@ -45,18 +45,7 @@ if TYPE_CHECKING:
     from card_envs.seamless.rules._moves import Moves
 
 
-def _moves_class() -> type[Moves] | None:
-    """The compiled mask and moves, or ``None``: not built, or ``CARD_ENVS_PURE_PYTHON=1``."""
-    if PURE_PYTHON:
-        return None
-    try:
-        from card_envs.seamless.rules._moves import Moves
-    except ImportError:
-        return None
-    return Moves
-
-
-MOVES = _moves_class()
+MOVES: type[Moves] | None = compiled("card_envs.seamless.rules._moves", "Moves")
 TARGET_SCORE = 15
 MAX_ROUNDS = 5
 

@@ -17,10 +17,9 @@ reference it follows loop for loop: both list the same melds in the same order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import suppress
 from itertools import combinations, pairwise
 
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 from card_envs.seers_catalog.rules.cards import (
     CAULDRON,
     CROWN,
@@ -362,10 +361,7 @@ class _Generator:
 _RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
 _PRISM, _CAULDRON, _BOTH = frozenset((K_PRISM,)), frozenset((K_CAULDRON,)), _RUN_ARTS - {K_STONE}
 
-legal_plays = legal_plays_py
-if not PURE_PYTHON:
-    with suppress(ImportError):  # not built (no compiler at install): the reference
-        from card_envs.seers_catalog.rules._melds import legal_plays
+legal_plays = compiled("card_envs.seers_catalog.rules._melds", "legal_plays") or legal_plays_py
 COMPILED = legal_plays is not legal_plays_py
 
 

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from card_envs.core.kernels import PURE_PYTHON
+from card_envs.core.kernels import compiled
 
 if TYPE_CHECKING:
     from card_envs.sequitur.rules._spelling import LetterTree
@@ -97,13 +97,8 @@ def _compiled_tree(
 ) -> LetterTree | None:
     """The letter tree as the compiled search's C arrays, or ``None`` when the extension is not
     built here or ``CARD_ENVS_PURE_PYTHON=1`` asks for the Python reference."""
-    if PURE_PYTHON:
-        return None
-    try:
-        from card_envs.sequitur.rules._spelling import LetterTree
-    except ImportError:
-        return None
-    return LetterTree(steps, root_kids)
+    tree = compiled("card_envs.sequitur.rules._spelling", "LetterTree")
+    return None if tree is None else tree(steps, root_kids)
 
 
 def check_dictionary(dictionary: Any) -> None:
