@@ -321,3 +321,17 @@ def subcommand(name: str) -> argparse.ArgumentParser:
     subparsers = argparse.ArgumentParser().add_subparsers()
     add_parser(subparsers)
     return subparsers.choices[name]
+
+
+def test_sequitur_trains_a_narrower_trunk_by_default():
+    """Sequitur's 3,452 inputs and 2,210 outputs at width 64 made self-play the bottleneck (0.17x
+    its engine): its default is 32, from default_config and from the command line alike."""
+    from card_envs.training.cli import config_from_args
+    from card_envs.training.selfplay_ppo import default_config
+
+    assert default_config("sequitur_v0")["width"] == 32
+    assert default_config("seamless_v0")["width"] == 64
+    args = subcommand("train").parse_args(["sequitur_v0", "--selfplay"])
+    assert config_from_args(args)["width"] == 32
+    args = subcommand("train").parse_args(["sequitur_v0", "--selfplay", "--width", "128"])
+    assert config_from_args(args)["width"] == 128

@@ -20,7 +20,13 @@ from typing import Any
 
 from card_envs.agents.policy import advisor_kinds
 from card_envs.registry import env_names, make
-from card_envs.training.config import DEFAULTS, OPPONENTS, SELFPLAY_DEFAULTS, new_run_dir
+from card_envs.training.config import (
+    DEFAULTS,
+    OPPONENTS,
+    SELFPLAY_DEFAULTS,
+    new_run_dir,
+    selfplay_defaults,
+)
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -148,7 +154,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The run's settings as saved beside the model (player count resolved, every flag not
     given at the default of the mode: PPO, or ``--selfplay``)."""
     info = make(args.game, num_players=args.players).describe()
-    defaults = SELFPLAY_DEFAULTS if args.selfplay else DEFAULTS
+    defaults = selfplay_defaults(args.game) if args.selfplay else DEFAULTS
     config = {"env": args.game, "num_players": info.num_players}
     for key, default in defaults.items():
         given = getattr(args, key)

@@ -31,7 +31,7 @@ import torch.nn.functional as F
 from card_envs import make
 from card_envs.agents.policy import load_policy
 from card_envs.core.env import EnvInfo
-from card_envs.training.config import SELFPLAY_DEFAULTS
+from card_envs.training.config import selfplay_defaults
 from card_envs.training.policy import check_out
 from card_envs.training.selfplay import (
     Policy,
@@ -357,4 +357,4 @@ def json_line(row: dict[str, Any]) -> str:
 def default_config(game: str, num_players: int | None = None) -> dict[str, Any]:
     """The self-play training defaults for ``game`` (player count resolved)."""
     info = make(game, num_players=num_players).describe()
-    return {"env": game, "num_players": info.num_players, **SELFPLAY_DEFAULTS}
+    return {"env": game, "num_players": info.num_players, **selfplay_defaults(game)}
