@@ -325,11 +325,13 @@ def subcommand(name: str) -> argparse.ArgumentParser:
 
 def test_sequitur_trains_a_narrower_trunk_by_default():
     """Sequitur's 3,452 inputs and 2,210 outputs at width 64 made self-play the bottleneck (0.17x
-    its engine): its default is 32, from default_config and from the command line alike."""
+    its engine): its defaults are width 32 and one epoch, from default_config and from the
+    command line alike."""
     from card_envs.training.cli import config_from_args
     from card_envs.training.selfplay_ppo import default_config
 
     assert default_config("sequitur_v0")["width"] == 32
+    assert default_config("sequitur_v0")["n_epochs"] == 1
     assert default_config("seamless_v0")["width"] == 64
     args = subcommand("train").parse_args(["sequitur_v0", "--selfplay"])
     assert config_from_args(args)["width"] == 32
