@@ -75,7 +75,7 @@ def test_games_list_every_env_its_agents_and_no_option_that_names_a_file(client)
     sequitur = listing["sequitur_v0"]
     assert "dictionary" not in sequitur["options"] and "goals" not in sequitur["options"]
     assert sequitur["options"]["claim_pass"] is False
-    assert listing["seamless_v0"]["agents"]["4"] == ["random", "heuristic", "ppo_advised"]
+    assert listing["seamless_v0"]["agents"]["4"] == ["random", "heuristic", "ppo", "ppo_advised"]
     assert listing["seals_v0"]["players"] == [2, 3, 4]
 
 
