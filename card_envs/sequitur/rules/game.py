@@ -437,7 +437,7 @@ class SequiturGame(Game[SequiturState]):
         sort_hidden(new, self.goal_decks, observer)  # the redraw must not see where cards are
         self.goal_decks.resample_hidden(new, observer, rng)
         new.chance = ChanceLog()
-        replay_step_choices(new, acted, rng, self.goal_decks, self.spellings, self._actions)
+        replay_step_choices(new, acted, rng, self.goal_decks, self.dictionary, self._actions)
         redraw_new_balls(new, observer, rng)
         return new
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.spec import ActionSpec
-from card_envs.sequitur.rules.cards import BALL_LETTER, LEFT, PLACED_BALLS, RIGHT, word_score
+from card_envs.sequitur.rules.cards import BALL_LETTER, LEFT, PLACED_BALLS, RIGHT
 from card_envs.sequitur.rules.decks import GoalDecks
 from card_envs.sequitur.rules.goals import COLOURS
 from card_envs.sequitur.rules.rack import card_actions, place_ball, play_card
-from card_envs.sequitur.rules.spelling import Spellings, spelled_balls
+from card_envs.sequitur.rules.spelling import spelled_balls, spelled_words
 from card_envs.sequitur.rules.state import ACTION, EMPTY, GOAL, SETUP, SPELL, SequiturState
-from card_envs.sequitur.rules.words import read_word
+from card_envs.sequitur.rules.words import Dictionary
 
 
 def acted_this_step(state: SequiturState, observer: int) -> list[int]:
@@ -57,7 +57,7 @@ def replay_step_choices(
     seats: list[int],
     rng: np.random.Generator,
     decks: GoalDecks,
-    spellings: Spellings,
+    dictionary: Dictionary,
     actions: ActionSpec,
 ) -> None:
     """In place, after :func:`forget_step_choices` and the redraw: ``seats`` choose again. A
@@ -78,7 +78,7 @@ def replay_step_choices(
         elif state.phase == ACTION:
             _play_any_card(state, seat, rng, actions)
         elif state.phase == SPELL:
-            _spell_best_word(state, seat, spellings)
+            _spell_best_word(state, seat, dictionary)
 
 
 def _play_any_card(
@@ -95,19 +95,18 @@ def _play_any_card(
     state.actor, state.decision, state.ball = actor, decision, ball
 
 
-def _spell_best_word(state: SequiturState, seat: int, spellings: Spellings) -> None:
+def _spell_best_word(state: SequiturState, seat: int, dictionary: Dictionary) -> None:
     """``seat`` spells its best-scoring word (the first such in key order), or nothing."""
     rack = state.racks[seat]
-    best: tuple[int, str, list[int]] = (0, "", [])
-    for key, options in sorted(spellings.of(rack).items()):
-        balls = spelled_balls(rack, key)
-        codes = [BALL_LETTER[b] for b in balls]
-        for blank, q_mode in options:
-            word = read_word(codes, blank, q_mode)
-            score = word_score(word, balls, q_mode)
-            if score > best[0] or not best[1]:
-                best = (score, word, balls)
-    state.scores[seat], state.words[seat], state.word_balls[seat] = best
+    letters = tuple(BALL_LETTER[b] for b in rack)
+    # sorted by key alone (a stable sort): each key's choices stay in turn
+    spelled = sorted(spelled_words(letters, dictionary), key=lambda s: s[0])
+    if not spelled:
+        state.scores[seat], state.words[seat], state.word_balls[seat] = 0, "", []
+        return
+    key, _, _, word, score = max(spelled, key=lambda s: s[4])  # the first of the highest
+    state.scores[seat], state.words[seat] = score, word
+    state.word_balls[seat] = spelled_balls(rack, key)
 
 
 def sort_hidden(state: SequiturState, decks: GoalDecks, observer: int) -> None:
