@@ -138,6 +138,9 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
     assert [r for r in again["evaluations"] if r["timesteps"] <= start] == [
         r for r in first["evaluations"] if r["timesteps"] <= start
     ]
+    with pytest.raises(ValueError, match=f"is not past the {start} steps"):
+        run(tmp_path, "late", "--resume", str(tmp_path / "warm.safetensors"),
+            "--timesteps", str(start))  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -294,13 +294,13 @@ def resumed(
     arch = network["net_arch"]
     config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
     steps = int(meta.get("best_timesteps", 0))
-    trainer = SelfPlayTrainer(config)
-    trainer.start_at(policy.state_dict(), steps)
-    if steps >= config["timesteps"]:
+    if steps >= config["timesteps"]:  # before the trainer builds its tables
         raise ValueError(
             f"--timesteps {config['timesteps']} is not past the {steps} steps "
             f"{path} was trained for"
         )
+    trainer = SelfPlayTrainer(config)
+    trainer.start_at(policy.state_dict(), steps)
     history = [row for row in meta.get("evaluations", []) if row["timesteps"] <= steps]
     cloning = meta.get("cloning", {})
     rows = [row for row in history if row["timesteps"] == steps] or cloning.get("rounds", [])
