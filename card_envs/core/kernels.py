@@ -1,10 +1,11 @@
 """The one switch between the compiled kernels and their Python references.
 
-setup.py compiles every ``.pyx`` file at install (Seers Catalog's meld generator and observation
-writer, Sequitur's word search and observation), each beside the plain-Python reference that is
-its spec and its fallback where the extension is not built. ``CARD_ENVS_PURE_PYTHON=1`` in the
-environment when card_envs is first imported makes every game use the references alone (to
-check them, or to step through the rules in Python); it is read once.
+setup.py compiles every ``.pyx`` file at install (Seamless's observation, legal mask and moves,
+Seers Catalog's meld generator and observation writer, Sequitur's word search and observation),
+each beside the plain-Python reference that is its spec and its fallback where the extension is
+not built. ``CARD_ENVS_PURE_PYTHON=1`` in the environment when card_envs is first imported makes
+every game use the references alone (to check them, or to step through the rules in Python); it
+is read once.
 """
 
 from __future__ import annotations

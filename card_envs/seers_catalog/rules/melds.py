@@ -16,7 +16,7 @@ reference it follows loop for loop: both list the same melds in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, pairwise
 
 from card_envs.core.kernels import compiled
@@ -361,7 +361,9 @@ class _Generator:
 _RUN_ARTS = frozenset((K_STONE, K_PRISM, K_CAULDRON))
 _PRISM, _CAULDRON, _BOTH = frozenset((K_PRISM,)), frozenset((K_CAULDRON,)), _RUN_ARTS - {K_STONE}
 
-legal_plays = compiled("card_envs.seers_catalog.rules._melds", "legal_plays") or legal_plays_py
+legal_plays: Callable[..., Plays] = (
+    compiled("card_envs.seers_catalog.rules._melds", "legal_plays") or legal_plays_py
+)
 COMPILED = legal_plays is not legal_plays_py
 
 
