@@ -23,6 +23,10 @@ from card_envs.seers_catalog.rules.melds import (
     meld_key,
 )
 
+Meld = tuple[int, ...]
+# the last hand and table, their plays, a prefix asked for and the best play that starts with it
+LastPlays = tuple[tuple[Meld, Key | None], Plays, Meld, Meld | None]
+
 HIGH_CARD_COST = 0.7  # a 13 is worth keeping this much; lower values proportionally less
 WILD_COST = 0.8
 CROWN_COST = 0.9
@@ -46,6 +50,21 @@ def play_value(cards: tuple[int, ...]) -> float:
     return len(cards) - sum(card_cost(k) for k in cards)
 
 
+_RANKS: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
+RANK_CACHE_LIMIT = 1 << 18
+
+
+def _rank(cards: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
+    """How the heuristic orders melds (the most net value shed, ties to the higher cards),
+    remembered: a search's playouts rank the same melds of large hands again and again."""
+    rank = _RANKS.get(cards)
+    if rank is None:
+        if len(_RANKS) >= RANK_CACHE_LIMIT:
+            _RANKS.clear()
+        rank = _RANKS[cards] = (play_value(cards), cards)
+    return rank
+
+
 class HeuristicAgent(Agent):
     """Greedy shedding seer (see the module docstring)."""
 
@@ -54,15 +73,29 @@ class HeuristicAgent(Agent):
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)
         self.actions = action_spec(info.num_players)
-        self._plays: tuple[tuple[tuple[int, ...], Key | None], Plays] | None = None
+        self._plays: LastPlays | None = None
 
-    def _legal_plays(self, hand: list[int], top: Key | None) -> Plays:
-        """``legal_plays`` kept for the last hand and table: a meld is built over several
-        decisions with the same hand, and listing them all is the cost of a decision."""
+    def _best_meld(
+        self, hand: list[int], top: Key | None, prefix: Meld
+    ) -> tuple[Plays, Meld | None]:
+        """The legal plays and the best of those that start with ``prefix`` (None: none do).
+
+        Kept for the last hand and table: the plays, and the best meld among those that start
+        with the prefix it was asked for. A meld is built over several decisions with the same
+        hand, each prefix extending the last by a card of that best meld, which stays the best
+        for it; so listing and ranking the plays (thousands in a large hand) is done once a
+        meld."""
         key = (tuple(hand), top)
         if self._plays is None or self._plays[0] != key:
-            self._plays = (key, legal_plays(hand, top))
-        return self._plays[1]
+            plays = legal_plays(hand, top)
+            self._plays = (key, plays, (), max(plays, key=_rank) if plays else None)
+        _, plays, asked, best = self._plays
+        if prefix[: len(asked)] == asked and (best is None or best[: len(prefix)] == prefix):
+            return plays, best
+        started = [c for c in plays if c[: len(prefix)] == prefix]
+        best = max(started, key=_rank) if started else None
+        self._plays = (key, plays, prefix, best)
+        return plays, best
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         mask = observation["action_mask"]
@@ -81,15 +114,11 @@ class HeuristicAgent(Agent):
             return int(lens[0])  # a free card to shed
         hand = kinds_of(views["hand"])
         top = top_key(views)
-        plays = {
-            cards: finishes
-            for cards, finishes in self._legal_plays(hand, top).items()
-            if list(cards[: len(building)]) == building
-        }
-        if not plays:
+        prefix = tuple(building)
+        plays, cards = self._best_meld(hand, top, prefix)
+        if cards is None:
             return self._no_meld(views, mask)
-        cards = max(plays, key=lambda c: (play_value(c), c))
-        if building == list(cards):
+        if prefix == cards:
             finish = max(plays[cards], key=lambda f: _strength(cards, f))
             return self.actions.encode(*finish_action(finish))
         if not building and top is not None and mask[self.actions.encode("pass")]:
