@@ -27,6 +27,7 @@ from card_envs.training.config import (
     new_run_dir,
     selfplay_defaults,
 )
+from card_envs.training.policy import kept_evaluation
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -211,11 +212,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def best(result: dict[str, Any]) -> dict[str, Any]:
-    """The evaluation of the policy a run kept: one of its evaluations, or the clone's when no
-    evaluation after the warm start beat it."""
-    steps = result["best_timesteps"]
-    rows = [row for row in result["evaluations"] if row["timesteps"] == steps]
-    return rows[-1] if rows else {"timesteps": steps, **result["cloning"]["rounds"][-1]}
+    """The evaluation of the policy a run kept, at the steps it was kept at."""
+    return {"timesteps": result["best_timesteps"], **(kept_evaluation(result) or {})}
 
 
 def cmd_export(args: argparse.Namespace) -> int:

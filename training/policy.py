@@ -80,6 +80,16 @@ def save_policy(
     return meta
 
 
+def kept_evaluation(record: dict[str, Any]) -> dict[str, Any] | None:
+    """How the policy a run kept scored, from its record (a checkpoint's JSON or a run's
+    result): its evaluation at ``best_timesteps``, else its clone's (no evaluation after the warm
+    start beat the clone), else ``None``."""
+    steps = record.get("best_timesteps", 0)
+    rows = [row for row in record.get("evaluations", []) if row["timesteps"] == steps]
+    rows = rows or record.get("cloning", {}).get("rounds", [])
+    return rows[-1] if rows else None
+
+
 def check_out(path: Path) -> None:
     """Where a trained policy is written: a ``.safetensors`` path (its JSON and PNG go beside)."""
     if path.suffix != SAFE_SUFFIX:

@@ -32,7 +32,7 @@ from card_envs import make
 from card_envs.agents.policy import load_policy
 from card_envs.core.env import EnvInfo
 from card_envs.training.config import selfplay_defaults
-from card_envs.training.policy import check_out
+from card_envs.training.policy import check_out, kept_evaluation
 from card_envs.training.selfplay import (
     Policy,
     Rollout,
@@ -302,10 +302,10 @@ def resumed(
     trainer = SelfPlayTrainer(config)
     trainer.start_at(policy.state_dict(), steps)
     history = [row for row in meta.get("evaluations", []) if row["timesteps"] <= steps]
-    cloning = meta.get("cloning", {})
-    rows = [row for row in history if row["timesteps"] == steps] or cloning.get("rounds", [])
-    share = rows[-1]["vs_heuristic"] if rows else -1.0  # no record: any evaluation beats it
-    return trainer, cloning, history, (share, steps, snapshot_weights(trainer.policy))
+    kept = kept_evaluation(meta)
+    share = -1.0 if kept is None else kept["vs_heuristic"]  # no record: any evaluation beats it
+    weights = snapshot_weights(trainer.policy)
+    return trainer, meta.get("cloning", {}), history, (share, steps, weights)
 
 
 def snapshot_weights(policy: Policy) -> dict[str, torch.Tensor]:
