@@ -86,13 +86,13 @@ class HeuristicAgent(Agent):
         for it; so listing and ranking the plays (thousands in a large hand) is done once a
         meld."""
         key = (tuple(hand), top)
-        if self._plays is None or self._plays[0] != key:
+        if self._plays is not None and self._plays[0] == key:
+            _, plays, asked, best = self._plays
+            if prefix[: len(asked)] == asked and (best is None or best[: len(prefix)] == prefix):
+                return plays, best
+        else:
             plays = legal_plays(hand, top)
-            self._plays = (key, plays, (), max(plays, key=_rank) if plays else None)
-        _, plays, asked, best = self._plays
-        if prefix[: len(asked)] == asked and (best is None or best[: len(prefix)] == prefix):
-            return plays, best
-        started = [c for c in plays if c[: len(prefix)] == prefix]
+        started = [c for c in plays if c[: len(prefix)] == prefix] if prefix else plays
         best = max(started, key=_rank) if started else None
         self._plays = (key, plays, prefix, best)
         return plays, best
