@@ -111,10 +111,10 @@ DEFAULT_BUDGETS = {
         opponents="heuristic",
     ),
     "sequitur_v0": Budget(
-        iterations=16,
+        iterations=40,
         horizon="round",
         rollout="heuristic",
-        prior=0.5,
+        prior=0.25,
         gain=0.5,
         opponents="heuristic",
     ),
