@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -60,3 +61,24 @@ def test_recording_changes_no_seeded_game(name, num_players):
     other.reset(seed=7, options={"deal": {"chance": {}}})
     assert pickle.dumps(other.game_state) == first[0]
     assert np.array_equal(env.state(), other.state())
+
+
+@pytest.mark.parametrize(("name", "num_players"), ENV_CASES, ids=CASE_IDS)
+def test_clone_without_chance_copies_all_but_the_chance_log(name, num_players):
+    """What a determinisation starts from: the whole state, deep, with an empty chance log;
+    the original keeps its log and shares nothing with the copy."""
+    env = make(name, num_players=num_players)
+    env.reset(seed=3)
+    for step, action in enumerate(random_steps(env, 3)):
+        env.step(action)
+        if step == 60:
+            break
+    state = env.game_state
+    before = pickle.dumps(state)
+    fresh = env.game.clone_without_chance(state)
+    assert fresh.chance.log == {} and fresh.chance.script == {}
+    assert pickle.dumps(state) == before and state.chance.log
+    fresh.chance = state.chance
+    assert pickle.dumps(fresh) == before
+    lists = [f.name for f in fields(state) if isinstance(getattr(state, f.name), list)]
+    assert lists and all(getattr(fresh, name) is not getattr(state, name) for name in lists)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 
+from card_envs.core.chance import ChanceLog
 from card_envs.core.spec import OBS_DTYPE, ActionSpec, ObsSpec
 
 State = TypeVar("State")
@@ -141,6 +142,14 @@ class Game(ABC, Generic[State]):
 
     def clone(self, state: State) -> State:
         return copy.deepcopy(state)
+
+    def clone_without_chance(self, state: State) -> State:
+        """A copy of ``state`` whose chance log starts empty, what a determinisation starts
+        from (the log shows the true deal, its script the future). The log is never copied:
+        late in a game it is most of the state (half of a Catastrophic Card Game's copy)."""
+        shallow = cast(Any, copy.copy(state))
+        shallow.chance = ChanceLog()
+        return self.clone(shallow)
 
     @abstractmethod
     def render(self, state: State) -> str:

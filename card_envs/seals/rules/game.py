@@ -387,8 +387,8 @@ class SealsGame(Game[SealsState]):
         under ``remember_takes``. A hand that is showing series (or whose reveal step itself
         shows it can, under ``skip_forced_stop``) stays as it is. The copy keeps no chance log,
         script or written deal: they show the true pile and hands, and the scripted future."""
-        new = self.clone(state)
-        new.chance, new.setup = ChanceLog(), SealsSetup()
+        new = self.clone_without_chance(state)
+        new.setup = SealsSetup()
         showing = new.phase == REVEAL and (any(new.revealed) or self.skip_forced_stop)
         seats = [] if self.remember_takes else list(range(new.num_players))
         seats = [s for s in seats if s != observer and not (showing and s == new.player)]

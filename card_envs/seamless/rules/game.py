@@ -405,8 +405,7 @@ class SeamlessGame(Game[SeamlessState]):
         are sorted before the deal, so it depends only on what ``observer`` knows. The copy's
         chance log starts empty: the deals it logged show the true hands, and its script the
         future, neither of which ``observer`` may know (later deals are drawn)."""
-        new = self.clone(state)
-        new.chance = ChanceLog()
+        new = self.clone_without_chance(state)
         others = [p for p in range(self.num_players) if p != observer]
         pool = sorted(c for p in others for c in new.hands[p] if c != new.trump_card)
         keep = {p: [new.trump_card] if new.trump_card in new.hands[p] else [] for p in others}

@@ -724,8 +724,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         First at the start, Rod pick-ups, Lens looks) and a builder's chosen cards stay. The
         copy's chance log starts empty: the deals it logged show the true hands, and its script
         the future, neither of which ``observer`` may know (later rounds are drawn)."""
-        new = self.clone(state)
-        new.chance = ChanceLog()
+        new = self.clone_without_chance(state)
         others = [p for p in range(self.num_players) if p != observer]
         for is_artifact, spare in ((False, "removed"), (True, "undealt")):
             owners, codes = [], []

@@ -676,8 +676,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         it unchanged), so a redealt hand may differ from it even in cards still held. The
         copy's chance log starts empty: the deals it logged show the true hands, and its script
         the future, neither of which ``observer`` may know (later chance is drawn)."""
-        new = self.clone(state)
-        new.chance = ChanceLog()
+        new = self.clone_without_chance(state)
         others = [p for p in range(self.num_players) if p != observer]
         pool = list(new.pile)
         for p in others:
