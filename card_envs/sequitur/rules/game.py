@@ -431,12 +431,11 @@ class SequiturGame(Game[SequiturState]):
         and what other seats chose earlier in this simultaneous step chosen again by chance
         (``hidden.replay_step_choices``). The copy has no chance log or script: both show hidden
         cards, and its future is drawn from the generator."""
-        new = self.clone(state)
+        new = self.clone_without_chance(state)
         acted = acted_this_step(new, observer)
         forget_step_choices(new, acted, self.goal_decks)
         sort_hidden(new, self.goal_decks, observer)  # the redraw must not see where cards are
         self.goal_decks.resample_hidden(new, observer, rng)
-        new.chance = ChanceLog()
         replay_step_choices(new, acted, rng, self.goal_decks, self.dictionary, self._actions)
         redraw_new_balls(new, observer, rng)
         return new
