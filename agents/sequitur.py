@@ -14,11 +14,13 @@ import numpy as np
 
 from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
+from card_envs.sequitur.action_values import CACHE_LIMIT, SCORE_WEIGHT, WordValues
 from card_envs.sequitur.encoding import BALL_KINDS
 from card_envs.sequitur.rules import SequiturGame
-from card_envs.sequitur.rules.actions import INSIDE_SPOTS
+from card_envs.sequitur.rules.actions import CARD_BLOCKS
 from card_envs.sequitur.rules.cards import MAX_RACK
-from card_envs.sequitur.rules.spelling import Spelled, spelled_words
+from card_envs.sequitur.rules.rack import REARRANGING, rearrange
+from card_envs.sequitur.rules.spelling import Spelled
 from card_envs.sequitur.rules.state import (
     BLANK_LETTER,
     CLAIM_GOAL,
@@ -29,12 +31,8 @@ from card_envs.sequitur.rules.state import (
     SPELL_KEEP,
 )
 
-SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
 MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
-CACHE_LIMIT = 20_000  # cached racks (and rack-and-goals plans) before a cache is cleared
-MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
-GOAL_SETS = 64  # sets of goals with the points of words cached before those are cleared
 
 GOAL_PIECES = ("secret", "public", "face_down")  # the goals my word could earn
 Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
@@ -46,20 +44,12 @@ class HeuristicAgent(Agent):
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)
         game = SequiturGame(info.num_players, **info.options)
-        self.goals, self.dictionary = game.goals, game.dictionary
-        self.actions = game.actions
-        # Whether a word meets a goal, one dict per goal (word -> bool): looked up for every
-        # word of every rack weighed, so without building a (word, goal) key each time.
-        self._met: list[dict[str, bool]] = [{} for _ in self.goals]
-        self._met_count = 0
+        self.goals, self.actions = game.goals, game.actions
+        self.words = WordValues(game)
         self._plan: Plan | None = None
         # Racks repeat across decisions (a card move is weighed again as the next rack), so the
-        # words of a rack and the plan of a rack for some goals are cached.
-        self._spelled: dict[tuple[int, ...], list[Spelled]] = {}
+        # plan of a rack for some goals is cached (cleared at CACHE_LIMIT plans).
         self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
-        # The goal points a word earns, by the goals it is weighed for (they change a few times
-        # a round; the words of the racks weighed under them overlap).
-        self._earned: dict[tuple[int, ...], dict[str, int]] = {}
         at = info.obs_spec.offsets
         self._decision = slice(at["decision"], at["round"])
         self._rack = slice(at["racks"], at["racks"] + MAX_RACK * BALL_KINDS)
@@ -97,31 +87,6 @@ class HeuristicAgent(Agent):
 
     # -- values -------------------------------------------------------------------------------
 
-    def _meets(self, word: str, goal: int) -> bool:
-        met = self._met[goal].get(word)
-        return self._judge(word, goal) if met is None else met
-
-    def _judge(self, word: str, goal: int) -> bool:
-        """Whether ``word`` meets ``goal``, decided and cached (the caches cleared when full)."""
-        self._met_count += 1
-        if self._met_count > MET_LIMIT:
-            self._met_count = 1
-            for cache in self._met:
-                cache.clear()
-        met = self._met[goal][word] = self.goals[goal].met_by(word, self.dictionary)
-        return met
-
-    def _words(self, rack: list[int]) -> list[Spelled]:
-        """(key, blank, Q mode, word, word score) of every word the rack spells, in the order
-        of ``find_spellings`` (cached by rack)."""
-        letters = tuple(rack)
-        spelled = self._spelled.get(letters)
-        if spelled is None:
-            if len(self._spelled) > CACHE_LIMIT:
-                self._spelled.clear()
-            spelled = self._spelled[letters] = spelled_words(letters, self.dictionary)
-        return spelled
-
     def _best(self, rack: list[int], targets: list[int]) -> Plan:
         """The rack's value and the spelling that earns it (cached by rack and goals)."""
         cache_key = (tuple(rack), tuple(targets))
@@ -129,38 +94,24 @@ class HeuristicAgent(Agent):
         if plan is None:
             if len(self._plans) > CACHE_LIMIT:
                 self._plans.clear()
-            plan = self._plans[cache_key] = self._best_of(self._words(rack), targets)
+            plan = self._plans[cache_key] = self._best_of(self.words.words(rack), targets)
         return plan
 
     def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
         """The first spelling of the highest value, plus a little for the number of them."""
         best: Plan = (-1.0, -1, -1, -1)
-        earned_by = self._earned.get(tuple(targets))
-        if earned_by is None or len(earned_by) > MET_LIMIT:
-            if len(self._earned) > GOAL_SETS:
-                self._earned.clear()
-            earned_by = self._earned[tuple(targets)] = {}
+        goals = tuple(targets)
+        earned_by = self.words.earned_by(goals)
         for key, blank, q_mode, word, score in spelled:
-            earned = earned_by.get(word)
-            if earned is None:
-                earned = earned_by[word] = self._points_earned(word, targets)
-            value = SCORE_WEIGHT * score + earned
+            value = SCORE_WEIGHT * score + self.words.earned(word, goals, earned_by)
             if value > best[0]:
                 best = (value, key, blank, q_mode)
         return (best[0] + BREADTH_WEIGHT * len(spelled), *best[1:])
 
-    def _points_earned(self, word: str, targets: list[int]) -> int:
-        """The goal points ``word`` would earn of ``targets``."""
-        earned = 0
-        for goal in targets:
-            if self._meets(word, goal):
-                earned += self.goals[goal].points
-        return earned
-
     def _met_share(self, rack: list[int], goals: list[int]) -> float:
         """Share of ``goals`` that some word of the rack meets."""
-        words = {word for *_, word, _ in self._words(rack)}
-        met = sum(any(self._meets(w, g) for w in words) for g in goals)
+        words = {word for *_, word, _ in self.words.words(rack)}
+        met = sum(any(self.words.meets(w, g) for w in words) for g in goals)
         return met / max(len(goals), 1)
 
     # -- decisions ----------------------------------------------------------------------------
@@ -178,10 +129,10 @@ class HeuristicAgent(Agent):
 
     def _keep(self, drawn: list[int], rack: list[int], legal: list[int]) -> int:
         """Keep a drawn goal a word of my rack meets (in solo: the better of two)."""
-        words = {word for *_, word, _ in self._words(rack)}
+        words = {word for *_, word, _ in self.words.words(rack)}
 
         def value(goal: int) -> float:
-            met = any(self._meets(w, goal) for w in words)
+            met = any(self.words.meets(w, goal) for w in words)
             return self.goals[goal].points * (1.0 if met else 0.25)
 
         keeps = [a for a in legal if a != self.actions.encode("discard")]
@@ -205,21 +156,13 @@ class HeuristicAgent(Agent):
         return best_action
 
     def _moved(self, rack: list[int], action: int) -> list[int] | None:
-        """The rack after a deterministic card move (None for pass, draws and the rest)."""
+        """The rack after a card move known in advance (None for pass, draws and the rest)."""
         block, k = self.actions.decode(action)
-        after = list(rack)
-        if block == "move_inside":
-            end, position = divmod(k, INSIDE_SPOTS)
-            ball = after.pop(0 if end == 0 else -1)
-            after.insert(position + 1, ball)
-        elif block == "move_outside":
-            slot, end = divmod(k, 2)
-            ball = after.pop(slot + 1)
-            after.insert(0 if end == 0 else len(after), ball)
-        elif block == "swap":
-            after[k], after[k + 1] = after[k + 1], after[k]
-        else:
+        card = CARD_BLOCKS.index(block) - 1 if block in CARD_BLOCKS else None
+        if card is None or card not in REARRANGING:
             return None
+        after = list(rack)
+        rearrange(after, card, k)
         return after if len(after) <= MAX_RACK else None
 
     def _spell(self, rack: list[int], targets: list[int], legal: list[int]) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 from card_envs.sequitur.rules import events
@@ -18,6 +20,9 @@ from card_envs.sequitur.rules.cards import (
     SWAP,
 )
 from card_envs.sequitur.rules.state import PLACE, SequiturState
+
+T = TypeVar("T")
+REARRANGING = (MOVE_INSIDE, MOVE_OUTSIDE, SWAP)  # the cards that only reorder the rack
 
 
 def card_actions(state: SequiturState, start: dict[str, int]) -> list[int]:
@@ -76,16 +81,8 @@ def play_card(state: SequiturState, block: str, k: int, rng: np.random.Generator
     rack, bag = state.racks[state.actor], state.bag
     depth = _exchange_depth(state, rng) if card == EXCHANGE else 0
     state.used[state.actor][card] = True
-    if card == MOVE_INSIDE:
-        end, position = divmod(k, INSIDE_SPOTS)
-        ball = rack.pop(0 if end == LEFT else -1)
-        rack.insert(position + 1, ball)
-    elif card == MOVE_OUTSIDE:
-        slot, end = divmod(k, 2)
-        ball = rack.pop(slot + 1)
-        rack.insert(0 if end == LEFT else len(rack), ball)
-    elif card == SWAP:
-        rack[k], rack[k + 1] = rack[k + 1], rack[k]
+    if card in REARRANGING:
+        rearrange(rack, card, k)
     elif card == EXCHANGE:
         bag.insert(len(bag) - depth, rack[k])
         rack[k] = bag.pop()
@@ -94,6 +91,21 @@ def play_card(state: SequiturState, block: str, k: int, rng: np.random.Generator
         state.decision = PLACE
         return False
     return True
+
+
+def rearrange(rack: list[T], card: int, k: int) -> None:
+    """Move Inside, Move Outside or Swap ``k`` (its block's index) on ``rack``, in place: the
+    cards whose outcome is known before they are played (any list of balls or letters)."""
+    if card == MOVE_INSIDE:
+        end, position = divmod(k, INSIDE_SPOTS)
+        ball = rack.pop(0 if end == LEFT else -1)
+        rack.insert(position + 1, ball)
+    elif card == MOVE_OUTSIDE:
+        slot, end = divmod(k, 2)
+        ball = rack.pop(slot + 1)
+        rack.insert(0 if end == LEFT else len(rack), ball)
+    else:
+        rack[k], rack[k + 1] = rack[k + 1], rack[k]
 
 
 def _exchange_depth(state: SequiturState, rng: np.random.Generator) -> int:

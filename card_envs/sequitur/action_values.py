@@ -1,0 +1,187 @@
+"""What each legal action is worth to the seat that takes it: ``sequitur_v1``'s
+``action_values`` piece, and the word arithmetic the heuristic weighs racks with.
+
+An action's value is that of the best word the seat's rack could spell once the action is done,
+for the goals the seat would then be playing for (its secret goal, its face-down public goal and
+the face-up public goals): the goal points the word meets plus a tenth of its word score (the
+word score orders the claims). Where the action's outcome is left to chance (a goal deck's
+colour, Exchange, Extend) its value is the rack's as it stands; a claim is worth its goal's
+points. A network cannot work out from the rack's letters which of 2,048 spellings is a word,
+nor what it earns: this is those facts, one number per action id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from card_envs.sequitur.rules import SequiturGame, SequiturState
+from card_envs.sequitur.rules.actions import CARD_BLOCKS
+from card_envs.sequitur.rules.cards import BALL_LETTER
+from card_envs.sequitur.rules.rack import REARRANGING, rearrange
+from card_envs.sequitur.rules.spelling import Spelled, spelled_words
+from card_envs.sequitur.rules.state import (
+    BLANK_LETTER,
+    CARD,
+    CLAIM_GOAL,
+    EMPTY,
+    KEEP,
+    OVER,
+    PLACE,
+    Q_MODE,
+    SPELL_KEEP,
+)
+
+SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
+CACHE_LIMIT = 20_000  # cached racks before the cache is cleared
+MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
+GOAL_SETS = 64  # sets of goals with the points of words cached before those are cleared
+
+
+class WordValues:
+    """The words a rack spells and the goal points a word earns, cached: racks and words repeat
+    across the decisions of a round."""
+
+    def __init__(self, game: SequiturGame):
+        self.goals, self.dictionary = game.goals, game.dictionary
+        # Whether a word meets a goal, one dict per goal (word -> bool): looked up for every
+        # word of every rack weighed, so without building a (word, goal) key each time.
+        self._met: list[dict[str, bool]] = [{} for _ in self.goals]
+        self._met_count = 0
+        self._spelled: dict[tuple[int, ...], list[Spelled]] = {}
+        # The goal points a word earns, by the goals it is weighed for (they change a few times
+        # a round; the words of the racks weighed under them overlap).
+        self._earned: dict[tuple[int, ...], dict[str, int]] = {}
+
+    def words(self, letters: Iterable[int]) -> list[Spelled]:
+        """(key, blank, Q mode, word, word score) of every word a rack of letter codes spells,
+        in the order of ``find_spellings``."""
+        letters = tuple(letters)
+        spelled = self._spelled.get(letters)
+        if spelled is None:
+            if len(self._spelled) > CACHE_LIMIT:
+                self._spelled.clear()
+            spelled = self._spelled[letters] = spelled_words(letters, self.dictionary)
+        return spelled
+
+    def meets(self, word: str, goal: int) -> bool:
+        met = self._met[goal].get(word)
+        return self._judge(word, goal) if met is None else met
+
+    def _judge(self, word: str, goal: int) -> bool:
+        """Whether ``word`` meets ``goal``, decided and cached (the caches cleared when full)."""
+        self._met_count += 1
+        if self._met_count > MET_LIMIT:
+            self._met_count = 1
+            for cache in self._met:
+                cache.clear()
+        met = self._met[goal][word] = self.goals[goal].met_by(word, self.dictionary)
+        return met
+
+    def earned_by(self, targets: tuple[int, ...]) -> dict[str, int]:
+        """The cache of the goal points words earn of ``targets`` (fill it with :meth:`earned`)."""
+        earned_by = self._earned.get(targets)
+        if earned_by is None or len(earned_by) > MET_LIMIT:
+            if len(self._earned) > GOAL_SETS:
+                self._earned.clear()
+            earned_by = self._earned[targets] = {}
+        return earned_by
+
+    def earned(self, word: str, targets: tuple[int, ...], earned_by: dict[str, int]) -> int:
+        """The goal points ``word`` would earn of ``targets`` (``earned_by``: their cache)."""
+        earned = earned_by.get(word)
+        if earned is None:
+            earned = earned_by[word] = sum(
+                self.goals[goal].points for goal in targets if self.meets(word, goal)
+            )
+        return earned
+
+    def best(self, letters: Iterable[int], targets: tuple[int, ...]) -> float:
+        """The value of a rack's best word for ``targets`` (0 when it spells none)."""
+        earned_by = self.earned_by(targets)
+        return max(
+            (
+                SCORE_WEIGHT * score + self.earned(word, targets, earned_by)
+                for _key, _blank, _q, word, score in self.words(letters)
+            ),
+            default=0.0,
+        )
+
+
+class ActionValues:
+    """Writes the ``action_values`` piece: for the seat to act, each legal action's value (the
+    module's docstring); zeros for every other seat and every other id."""
+
+    def __init__(self, game: SequiturGame):
+        self.game, self.actions = game, game.actions
+        self.words = WordValues(game)
+
+    def write(self, state: SequiturState, seat: int, out: np.ndarray) -> None:
+        """Fill ``out`` (the piece, zeroed) with ``seat``'s action values."""
+        if state.actor != seat or state.phase == OVER:
+            return
+        decision, targets = state.decision, self.targets(state, seat)
+        letters = [BALL_LETTER[ball] for ball in state.racks[seat]]
+        encode = self.actions.encode
+        if decision in (SPELL_KEEP, BLANK_LETTER, Q_MODE):
+            self._spelling(state, letters, targets, out)
+        elif decision == CLAIM_GOAL:
+            for action in self.game.legal_actions(state):
+                block, goal = self.actions.decode(action)
+                if block == "claim":
+                    out[action] = self.game.goals[goal].points
+        elif decision == PLACE:
+            ball = BALL_LETTER[state.ball]
+            out[encode("place", 0)] = self.words.best([ball, *letters], targets)
+            out[encode("place", 1)] = self.words.best([*letters, ball], targets)
+        else:
+            now = self.words.best(letters, targets)
+            for action in self.game.legal_actions(state):
+                out[action] = self._after(decision, action, letters, targets, state, now)
+
+    def targets(self, state: SequiturState, seat: int) -> tuple[int, ...]:
+        """The goals ``seat``'s word could earn: secret, own face-down public, face-up public."""
+        own = [g for g in (state.secret[seat], state.kept[seat]) if g != EMPTY]
+        return tuple(sorted({*own, *state.public}))
+
+    def _after(
+        self,
+        decision: int,
+        action: int,
+        letters: list[int],
+        targets: tuple[int, ...],
+        state: SequiturState,
+        now: float,
+    ) -> float:
+        """The value after a goal-card or Sequitur-card action (``now``: the rack's value)."""
+        block, k = self.actions.decode(action)
+        if decision == KEEP and block == "keep":
+            return self.words.best(letters, tuple(sorted({*targets, state.drawn[k]})))
+        if decision == CARD and block in CARD_BLOCKS:
+            card = CARD_BLOCKS.index(block) - 1
+            if card in REARRANGING:
+                after = list(letters)
+                rearrange(after, card, k)
+                return self.words.best(after, targets)
+        return now
+
+    def _spelling(
+        self, state: SequiturState, letters: list[int], targets: tuple[int, ...], out: np.ndarray
+    ) -> None:
+        """Each spelling, blank letter or Q mode: its best word (given the choices made)."""
+        decision, encode = state.decision, self.actions.encode
+        earned_by = self.words.earned_by(targets)
+        for key, blank, q_mode, word, score in self.words.words(letters):
+            if decision == SPELL_KEEP:
+                action = encode("spell", key)
+            elif key != state.spell_key:
+                continue
+            elif decision == BLANK_LETTER:
+                action = encode("blank", blank)
+            elif blank != state.blank:
+                continue
+            else:
+                action = encode("q_mode", q_mode)
+            value = SCORE_WEIGHT * score + self.words.earned(word, targets, earned_by)
+            out[action] = max(out[action], value)
