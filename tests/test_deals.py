@@ -349,6 +349,8 @@ ACCEPTED = {
     ("seamless_v0", "target_score"): [10**9],  # a score target sizes nothing
     ("sequitur_v0", "dictionary"): [None],
     ("sequitur_v0", "goals"): [None],
+    ("sequitur_v1", "dictionary"): [None],
+    ("sequitur_v1", "goals"): [None],
 }
 PROBES = [None, 1.5, "x", True, 10**9, [1], -1]
 

@@ -32,6 +32,7 @@ SHORT = {
     "seals_v0": ({}, ["human", "heuristic"]),
     "unfortunate_events_v0": ({}, ["human", "heuristic_outs"]),
     "sequitur_v0": ({}, ["human"]),
+    "sequitur_v1": ({}, ["human"]),
 }
 
 
@@ -489,4 +490,4 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/app.js").status_code == 200
     assert client.get("/style.css").status_code == 200
-    assert len(games()) == 5
+    assert len(games()) == len(SHORT)

@@ -79,6 +79,15 @@ class Budget:
         return self.rollout == "heuristic" or self.prior > 0 or self.opponents == "heuristic"
 
 
+SEQUITUR_BUDGET = Budget(
+    iterations=40,
+    horizon="round",
+    rollout="heuristic",
+    prior=0.25,
+    gain=0.5,
+    opponents="heuristic",
+)  # both versions: the same game
+
 # Per game, chosen by measurement (docs/agents.md#search-agents-ismcts-and-pimc): each decides in
 # 0.3 s or less on average at the default player count on a 2-core AMD EPYC.
 DEFAULT_BUDGETS = {
@@ -110,14 +119,8 @@ DEFAULT_BUDGETS = {
         lean="heuristic_outs",
         opponents="heuristic",
     ),
-    "sequitur_v0": Budget(
-        iterations=40,
-        horizon="round",
-        rollout="heuristic",
-        prior=0.25,
-        gain=0.5,
-        opponents="heuristic",
-    ),
+    "sequitur_v0": SEQUITUR_BUDGET,
+    "sequitur_v1": SEQUITUR_BUDGET,
 }
 
 

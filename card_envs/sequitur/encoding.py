@@ -21,6 +21,7 @@ import numpy as np
 from card_envs.core.game import SparseEncoding
 from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
+from card_envs.sequitur.action_values import SCORE_WEIGHT, ActionValues
 from card_envs.sequitur.rules import SequiturGame, SequiturState
 from card_envs.sequitur.rules.cards import BALL_LETTER, CARDS, MAX_RACK, MAX_WORD
 from card_envs.sequitur.rules.goals import COLOURS
@@ -313,3 +314,34 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
             ones.append(at.spelling + MAX_SLOTS + direction)
             if state.blank >= 0:
                 ones.append(at.blank_letter + state.blank)
+
+
+class SequiturEncodingV1(SequiturEncoding):
+    """``sequitur_v1``: version 0's vector followed by ``action_values``, what each legal action
+    is worth to the seat to act (:mod:`card_envs.sequitur.action_values`), so that a network can
+    score a spelling by its own number instead of working out which slots spell which word."""
+
+    def __init__(self, game: SequiturGame):
+        super().__init__(game)
+        self._values = ActionValues(game)
+        self._values_at = self.spec.offsets["action_values"]
+
+    def build_spec(self) -> ObsSpec:
+        high = sum(card.points for card in self.game.goals) + SCORE_WEIGHT * MAX_WORD_SCORE
+        meaning = (
+            "each action id's value to me when I am to act: the goal points plus a tenth of the "
+            "word score of the best word my rack could spell after it (chance outcomes: the "
+            "rack as it is; a claim: its goal's points); 0 for illegal ids and other seats"
+        )
+        values = Piece("action_values", (self.game.actions.size,), meaning, high=high)
+        return ObsSpec([*super().build_spec().pieces, values])
+
+    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
+        return self._with_values(super().observe(state, seat), state, seat)
+
+    def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
+        return self._with_values(super().observe_reference(state, seat), state, seat)
+
+    def _with_values(self, buffer: np.ndarray, state: SequiturState, seat: int) -> np.ndarray:
+        self._values.write(state, seat, buffer[self._values_at :])
+        return buffer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from card_envs.core.env import CardEnv
-from card_envs.sequitur.encoding import SequiturEncoding
+from card_envs.sequitur.encoding import SequiturEncoding, SequiturEncodingV1
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.goals import POINTS
 
@@ -37,3 +37,16 @@ def env(**options: Any) -> raw_env:
     """The environment. It needs no PettingZoo wrappers: the base enforces order and checks
     every action (type, range, legality) with clear errors."""
     return raw_env(**options)
+
+
+class raw_env_v1(raw_env):
+    """Sequitur, version 1: version 0's game, options, rewards and action ids, with each action's
+    value appended to the observation (the ``action_values`` piece, docs/sequitur.md)."""
+
+    encoding_class = SequiturEncodingV1
+    metadata: ClassVar[dict[str, Any]] = {**raw_env.metadata, "name": "sequitur_v1", "version": 1}
+
+
+def env_v1(**options: Any) -> raw_env_v1:
+    """Version 1's environment (as :func:`env`)."""
+    return raw_env_v1(**options)

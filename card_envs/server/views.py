@@ -158,6 +158,7 @@ BUILDERS: dict[str, Callable[[Views, int], list[Group]]] = {
     "seals_v0": seals_groups,
     "unfortunate_events_v0": events_groups,
     "sequitur_v0": sequitur_groups,
+    "sequitur_v1": sequitur_groups,
 }
 SCORES: dict[str, Callable[[Views], np.ndarray]] = {
     "seals_v0": lambda views: views["blasons"],

@@ -34,8 +34,9 @@ def docs_dir(path: str | Path | None = None) -> Path:
 
 
 def doc_path(folder: Path, env_name: str) -> Path:
-    """``folder/seamless.md`` for ``seamless_v0``."""
-    return folder / f"{env_name.rsplit('_v', 1)[0]}.md"
+    """``folder/seamless.md`` for ``seamless_v0``; a later version has its own page
+    (``folder/sequitur_v1.md``)."""
+    return folder / f"{env_name.removesuffix('_v0')}.md"
 
 
 def generated_blocks(env_name: str) -> dict[str, str]:

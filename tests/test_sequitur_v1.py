@@ -1,0 +1,136 @@
+"""``sequitur_v1``: version 0's game with ``action_values``, each legal action's worth to the
+seat to act (docs/sequitur_v1.md), and the policy that adds it to its logits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from card_envs import make, sequitur_v0, sequitur_v1
+from card_envs.agents import make_agent
+from card_envs.agents.advised_policy import AdvisedPolicy
+from card_envs.agents.match import decisions
+from card_envs.sequitur.action_values import SCORE_WEIGHT, ActionValues
+from card_envs.sequitur.rules import SequiturGame
+from card_envs.sequitur.rules.state import SPELL_KEEP
+from card_envs.training.selfplay import legal_log_probs
+from card_envs.training.selfplay_ppo import new_policy
+from tests.test_sequitur import at_action, at_spelling, set_rack, spell_name
+
+GAME = SequiturGame(2)
+
+
+def values_of(game: SequiturGame, state) -> np.ndarray:
+    out = np.zeros(game.actions.size, np.float32)
+    ActionValues(game).write(state, state.actor, out)
+    return out
+
+
+def test_v1_is_v0_with_action_values_appended():
+    old, new = sequitur_v0.env(num_players=3), sequitur_v1.env(num_players=3)
+    old.reset(seed=5)
+    new.reset(seed=5)
+    size = old.describe().obs_spec.size
+    assert new.describe().obs_spec.size == size + old.describe().num_actions
+    assert new.metadata["name"] == "sequitur_v1" and new.metadata["version"] == 1
+    for (_, seen), (_, seen_new) in zip(decisions(old), decisions(new), strict=False):
+        assert np.array_equal(seen["observation"], seen_new["observation"][:size])
+        assert np.array_equal(seen["action_mask"], seen_new["action_mask"])
+        action = int(np.flatnonzero(seen["action_mask"])[-1])
+        old.step(action)
+        new.step(action)
+    assert old.game_state.totals == new.game_state.totals
+
+
+def test_rulebook_word_is_worth_its_goals_plus_a_tenth_of_its_score():
+    """Rack H W F O R G D E: WORD scores 8; with no goal it meets, its spelling is worth 0.8."""
+    game, state = GAME, at_spelling(GAME)
+    set_rack(state, 0, "hwforgde")
+    state.secret[0], state.kept[0], state.public = -1, -1, []
+    values = values_of(game, state)
+    assert values[game.actions.ids[spell_name([1, 3, 4, 6])]] == pytest.approx(SCORE_WEIGHT * 8)
+    met = next(g for g, card in enumerate(game.goals) if card.met_by("word", game.dictionary))
+    state.public = [met]
+    values = values_of(game, state)
+    expected = game.goals[met].points + SCORE_WEIGHT * 8
+    assert values[game.actions.ids[spell_name([1, 3, 4, 6])]] >= expected - 1e-6
+
+
+def test_values_only_on_legal_ids_of_the_seat_to_act():
+    for n in (1, 2, 4):
+        env = make("sequitur_v1", num_players=n)
+        at = env.describe().obs_spec.offsets["action_values"]
+        env.reset(seed=n)
+        for step, (name, seen) in enumerate(decisions(env)):
+            values, mask = seen["observation"][at:], seen["action_mask"].astype(bool)
+            assert not values[~mask].any() and (values >= 0).all()
+            for other in env.agents:
+                if other != name:
+                    assert not env.observe(other)["observation"][at:].any()
+            env.step(int(np.flatnonzero(mask)[step % mask.sum()]))
+
+
+def test_card_moves_are_valued_by_the_rack_they_leave():
+    game, state = GAME, at_action(GAME, "hwforgde")
+    state.secret[0], state.kept[0], state.public = -1, -1, []
+    values = values_of(game, state)
+    pass_value = values[game.actions.ids["pass"]]
+    assert pass_value > 0  # the rack already spells a word
+    swap = game.actions.ids["swap slot 3-4"]  # hwfrogde
+    after = at_action(GAME, "hwfrogde")
+    after.secret[0], after.kept[0], after.public = -1, -1, []
+    assert values[swap] == pytest.approx(values_of(game, after)[game.actions.ids["pass"]])
+
+
+def test_compiled_and_reference_observations_agree():
+    env = make("sequitur_v1")
+    env.reset(seed=11)
+    encoding = env.unwrapped.encoding
+    for step, (_name, seen) in enumerate(decisions(env)):
+        state = env.unwrapped.game_state
+        reference = encoding.observe_reference(state, state.actor)
+        assert np.array_equal(reference, seen["observation"])
+        env.step(int(np.flatnonzero(seen["action_mask"])[step % 3 % seen["action_mask"].sum()]))
+
+
+def test_hidden_goals_and_the_bag_do_not_move_the_values():
+    """Another seat's secret goal and the bag's order are not what a seat's values are made of."""
+    game, state = GAME, at_spelling(GAME)
+    assert state.decision == SPELL_KEEP
+    before = values_of(game, state)
+    state.bag.reverse()
+    state.secret[1] = next(g for g in range(len(game.goals)) if g not in state.public)
+    assert np.array_equal(before, values_of(game, state))
+
+
+def test_heuristic_plays_a_most_valuable_action_at_a_four_seat_table():
+    env = make("sequitur_v1")
+    info = env.describe()
+    at = info.obs_spec.offsets["action_values"]
+    agents = [make_agent("heuristic", info, seat) for seat in range(4)]
+    seat_of = {name: seat for seat, name in enumerate(env.possible_agents)}
+    env.reset(seed=2)
+    for name, seen in decisions(env):
+        values, legal = seen["observation"][at:], np.flatnonzero(seen["action_mask"])
+        action = agents[seat_of[name]].act(seen)
+        assert values[action] == values[legal].max()
+        env.step(action)
+
+
+def test_selfplay_policy_adds_the_values_to_its_logits():
+    info = make("sequitur_v1").describe()
+    policy = new_policy(info, 16, 1e-3, seed=0)
+    assert isinstance(policy, AdvisedPolicy)
+    assert not isinstance(new_policy(make("sequitur_v0").describe(), 16, 1e-3, 0), AdvisedPolicy)
+    env = make("sequitur_v1")
+    env.reset(seed=4)
+    seen = env.observe(env.agent_selection)
+    obs = torch.as_tensor(seen["observation"][None])
+    legal = torch.as_tensor(np.flatnonzero(seen["action_mask"])[None])
+    valid = torch.ones_like(legal, dtype=torch.bool)
+    with torch.no_grad():
+        ours = legal_log_probs(policy, obs, legal, valid)
+        mask = seen["action_mask"].astype(bool)[None]
+        theirs = policy.get_distribution(obs, action_masks=mask).distribution.logits
+    assert torch.allclose(ours, theirs.gather(1, legal), atol=1e-5)
