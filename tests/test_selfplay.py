@@ -35,7 +35,9 @@ class ScriptedEnv:
         ScriptedEnv.made += 1
 
     def describe(self):
-        return SimpleNamespace(obs_spec=SimpleNamespace(size=3), num_actions=2, num_players=2)
+        return SimpleNamespace(
+            obs_spec=SimpleNamespace(size=3, pieces=()), num_actions=2, num_players=2
+        )
 
     def reset(self, seed=None):
         self.move, self.games = 0, self.games + 1
@@ -185,7 +187,7 @@ def test_collection_is_deterministic_with_a_seed():
 
 
 def test_snapshot_pool_freezes_copies_keeps_the_newest_and_seats_them():
-    info = SimpleNamespace(obs_spec=SimpleNamespace(size=3), num_actions=2)
+    info = SimpleNamespace(obs_spec=SimpleNamespace(size=3, pieces=()), num_actions=2)
     learner = new_policy(info, 8, 3e-4, 0)
     pool = SnapshotPool(size=2, share=1.0)
     rng = np.random.default_rng(0)

@@ -80,7 +80,10 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
 # 3,452 inputs and 2,210 outputs, and since its compiled kernels the engine runs 44-52k random
 # steps/s; self-play ran 7.8k env steps/s at width 64 (0.17x), 10.1k at 32 (0.195-0.23x), 12.4k
 # at 32 with one epoch per rollout (0.24x at 52k).
-SELFPLAY_GAME_DEFAULTS: dict[str, dict[str, Any]] = {"sequitur_v0": {"width": 32, "n_epochs": 1}}
+SELFPLAY_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "sequitur_v0": {"width": 32, "n_epochs": 1},
+    "sequitur_v1": {"width": 32, "n_epochs": 1},
+}
 
 
 def selfplay_defaults(game: str) -> dict[str, Any]:

@@ -64,6 +64,10 @@ def legal_log_probs(
     not -inf, which would turn the entropy's gradient into nan."""
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
     logits = policy.action_net(latent).gather(1, ids)
+    skip = getattr(policy, "advice_weight", None)  # an AdvisedPolicy's, as its own logits add
+    if skip is not None:
+        per_action = observations[:, -policy.action_space.n :]
+        logits = logits + skip * per_action.gather(1, ids)
     return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
 
 

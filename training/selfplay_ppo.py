@@ -42,6 +42,10 @@ from card_envs.training.selfplay import (
     values,
 )
 
+# Observation pieces that hold one value per action id: where one ends the vector, the policy
+# adds it to its logits.
+PER_ACTION_PIECES = ("action_values",)
+
 
 @dataclass(frozen=True)
 class PPOSettings:
@@ -58,12 +62,17 @@ class PPOSettings:
 
 def new_policy(info: EnvInfo, width: int, learning_rate: float, seed: int) -> Policy:
     """MaskablePPO's MLP policy (two hidden layers of ``width``, actor and critic) for ``info``'s
-    game, initialised from ``seed``; the kind :func:`save_policy` writes and agents load."""
+    game, initialised from ``seed``; the kind :func:`save_policy` writes and agents load. Where
+    the observation ends with a value per action id (``sequitur_v1``'s ``action_values``), the
+    policy adds those values, times a learned weight, to its logits (:class:`AdvisedPolicy`)."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from card_envs.agents.advised_policy import AdvisedPolicy
 
     torch.manual_seed(seed)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (info.obs_spec.size,), np.float32)
-    return MaskableActorCriticPolicy(
+    per_action = any(piece.name in PER_ACTION_PIECES for piece in info.obs_spec.pieces[-1:])
+    return (AdvisedPolicy if per_action else MaskableActorCriticPolicy)(
         space,
         gymnasium.spaces.Discrete(info.num_actions),
         lambda _: learning_rate,
