@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sequitur_helpers import at_action, at_spelling, play_until, rng, set_rack, spell_name
 
 from card_envs import sequitur_v0
 from card_envs.core.errors import IllegalActionError
@@ -60,48 +61,12 @@ SOLO = SequiturGame(1)
 WORDS = load_dictionary()
 
 
-def rng(seed: int = 0) -> np.random.Generator:
-    return np.random.default_rng(seed)
-
-
 def act(game: SequiturGame, state, name: str, r: np.random.Generator | None = None) -> None:
     """Apply the action called ``name``, asserting it is legal."""
     action = game.actions.ids[name]
     assert action in game.legal_actions(state), (name, game.render(state))
     assert game.illegal_reason(state, action) is None
     game.apply(state, action, r or rng())
-
-
-def play_until(game: SequiturGame, state, stop, r: np.random.Generator | None = None) -> None:
-    """Take the first legal action until ``stop(state)``."""
-    r = r or rng()
-    while not stop(state):
-        game.apply(state, game.legal_actions(state)[0], r)
-
-
-def set_rack(state, seat: int, letters: str) -> None:
-    """Give ``seat`` the rack ``letters`` (balls taken from the bag), shown to everyone."""
-    state.bag.extend(state.racks[seat])
-    taken = set(range(NUM_BALLS)) - set(state.bag)
-    balls = balls_of(letters, taken)
-    for ball in balls:
-        state.bag.remove(ball)
-    state.racks[seat] = balls
-    state.shown_racks[seat] = list(balls)
-
-
-def spell_name(slots: list[int], reverse: bool = False) -> str:
-    return f"spell slots {','.join(map(str, sorted(slots)))} " + (
-        "right-to-left" if reverse else "left-to-right"
-    )
-
-
-def at_spelling(game: SequiturGame, seed: int = 0, deal: dict | None = None):
-    """A game (dealt with ``deal``) at the spelling step, seat 0 to spell."""
-    state = game.new_game(rng(seed), deal)
-    play_until(game, state, lambda s: s.phase == SPELL, rng(seed))
-    assert state.actor == 0 and state.decision == SPELL_KEEP
-    return state
 
 
 # -- components and data
@@ -326,13 +291,6 @@ def test_find_spellings_lists_in_reading_order(rack):
 
 
 # -- the rack and the Sequitur cards
-
-
-def at_action(game: SequiturGame, letters: str, seed: int = 0):
-    state = game.new_game(rng(seed))
-    play_until(game, state, lambda s: s.phase == ACTION, rng(seed))
-    set_rack(state, 0, letters)
-    return state
 
 
 def letters_of(rack: list[int]) -> str:

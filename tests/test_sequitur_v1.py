@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from sequitur_helpers import at_action, at_spelling, set_rack, spell_name
 
 from card_envs import make, sequitur_v0, sequitur_v1
 from card_envs.agents import make_agent
@@ -16,7 +17,6 @@ from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.state import SPELL_KEEP
 from card_envs.training.selfplay import legal_log_probs
 from card_envs.training.selfplay_ppo import new_policy
-from tests.test_sequitur import at_action, at_spelling, set_rack, spell_name
 
 GAME = SequiturGame(2)
 
