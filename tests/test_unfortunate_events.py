@@ -314,6 +314,37 @@ def test_olafs_eye_shows_a_hand_as_of_then():
     assert not encoding.spec.views(encoding.observe(state, 1))["seen"].any()
 
 
+
+def test_olafs_eye_bounds_the_viewers_determinisations():
+    """A search's redraw keeps what the viewer's Eye showed, less what that hand has visibly
+    given up since; a seat that did not look knows nothing of the hand (issue 19)."""
+    game, state = build([["Olaf's Eye", *HAND_A[1:]], HAND_B, FILLER], pile=("Sunny", "Violet"))
+    act(game, state, "draw from the pile")
+    act(game, state, "discard Olaf's Eye")
+    act(game, state, "target the player 2 to my left")
+    shown = counts_of(parse_kinds(FILLER))
+    rng = np.random.default_rng(0)
+    worlds = [game.resample_hidden(state, 0, rng) for _ in range(20)]
+    assert all(world.hands[2] == shown for world in worlds)
+    assert len({tuple(world.hands[1]) for world in worlds}) > 1  # seat 1's hand is redrawn
+    blind = [game.resample_hidden(state, 1, rng) for _ in range(20)]
+    assert any(world.hands[2] != shown for world in blind)
+    # what seat 0 saw is hidden from seat 1 too: in its redraws seat 0 saw the redealt hand
+    assert all(world.seen[0][2] == world.eye_known[0, 2] == world.hands[2] for world in blind)
+    act(game, state, "draw from the pile")  # seat 1
+    act(game, state, "discard Violet")
+    act(game, state, "draw from the pile")  # seat 2 draws Violet, unseen, and gives up Stephano
+    act(game, state, "discard Stephano")
+    still = counts_of(parse_kinds(FILLER[:2] + FILLER[3:]))
+    assert state.eye_known[0, 2] == still
+    for _ in range(20):
+        world = game.resample_hidden(state, 0, rng)
+        game.check_invariants(world)
+        assert sum(world.hands[2]) == len(FILLER)
+        assert all(h >= k for h, k in zip(world.hands[2], still, strict=True))
+    game.apply(state, game.actions.ids["draw from the pile"], rng)  # seat 0's turn: the round
+    assert state.eye_known[0, 2] == still  # goes on, and the bound with it
+
 def _burn_table(**options):
     """Seat 1 has laid both sets and owes a Mr. Poe 3-set; seat 0 holds a Burning House."""
     game, state = build(

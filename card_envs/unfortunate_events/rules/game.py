@@ -278,6 +278,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         state.owed3, state.owed4 = [1] * n, [1] * n
         state.known = [[0] * NUM_KINDS for _ in range(n)]
         state.seen = [[None] * n for _ in range(n)]
+        state.eye_known = {}
         state.dealer = dealer
         state.turn_player = state.actor = (dealer + 1) % n
         state.phase, state.turns = DRAW, 0
@@ -475,7 +476,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             kind = state.discard.pop()
             state.discard_counts[kind] -= 1
             state.hands[p][kind] += 1
-            state.known[p][kind] += 1
+            _seen_change(state, p, kind, 1)
         elif not self._draw(state, p, 1, rng):
             return
         state.phase = MAIN
@@ -517,10 +518,10 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
 
     def _lay(self, state: UnfortunateEventsState, set_id: int) -> None:
         p = state.actor
-        hand, known = state.hands[p], state.known[p]
+        hand = state.hands[p]
         for kind, count in SET_COUNTS[set_id]:
             hand[kind] -= count
-            known[kind] = max(0, known[kind] - count)
+            _seen_change(state, p, kind, -count)
         state.laid[p].append(set_id)
         if SETS[set_id].size == 3:
             state.owed3[p] -= 1
@@ -531,8 +532,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     def _discard(self, state: UnfortunateEventsState, kind: int, rng: np.random.Generator) -> None:
         p = state.actor
         state.hands[p][kind] -= 1
-        if state.known[p][kind]:
-            state.known[p][kind] -= 1
+        _seen_change(state, p, kind, -1)
         state.discard.append(kind)
         state.discard_counts[kind] += 1
         if not state.owed3[p] and not state.owed4[p] and not any(state.hands[p]):
@@ -554,7 +554,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         holds_snicket = state.hands[target][SNICKET] > 0
         if holds_snicket or self.snicket_prompt == "always":
             if holds_snicket and self.snicket_prompt == "holder":
-                state.known[target][SNICKET] = max(1, state.known[target][SNICKET])
+                _seen_change(state, target, SNICKET, 0, at_least=1)
             state.actor = target
             state.phase = REACT
         else:
@@ -565,8 +565,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         target = state.target
         state.last_attack = (state.pending, state.turn_player, target, state.burn_set, True)
         state.hands[target][SNICKET] -= 1
-        if state.known[target][SNICKET]:
-            state.known[target][SNICKET] -= 1
+        _seen_change(state, target, SNICKET, -1)
         state.discard.append(SNICKET)
         state.discard_counts[SNICKET] += 1
         if self._draw(state, target, 1, rng):
@@ -577,6 +576,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         state.last_attack = (kind, state.turn_player, target, state.burn_set, False)
         if kind == EYE:
             state.seen[state.turn_player][target] = list(state.hands[target])
+            state.eye_known[state.turn_player, target] = list(state.hands[target])
         elif kind == POE:
             state.owed3[target] += 1
             if not self._draw(state, target, POE_DRAW, rng):
@@ -666,30 +666,39 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             if state.phase == DRAW and not (state.truncated or state.over):
                 owed = 3 * state.owed3[p] + 4 * state.owed4[p]
                 assert sum(hand) == owed, f"seat {p} holds {sum(hand)} cards but owes {owed}"
+        for (_, p), held in state.eye_known.items():
+            bounds = zip(state.known[p], held, state.hands[p], strict=True)
+            assert all(k <= e <= h for k, e, h in bounds), "eye_known not within known..hand"
 
     def resample_hidden(
         self, state: UnfortunateEventsState, observer: int, rng: np.random.Generator
     ) -> UnfortunateEventsState:
-        """Redeal the cards the observer cannot see (other hands beyond their publicly known
-        cards, and the pile) among those places, keeping every hand size. What Olaf's Eye
-        showed the observer is not kept: it is a memory of a past hand (the observation keeps
-        it unchanged), so a redealt hand may differ from it even in cards still held. The
+        """Redeal the cards the observer cannot see (other hands beyond what it knows they
+        hold, and the pile) among those places, keeping every hand size. It knows a hand holds
+        its publicly known cards or, if its Olaf's Eye looked at that hand this round, what the
+        look showed less what the hand has visibly given up since (``eye_known``); what another
+        seat's look at a redealt hand showed is hidden too, and becomes that new hand. The
         copy's chance log starts empty: the deals it logged show the true hands, and its script
         the future, neither of which ``observer`` may know (later chance is drawn)."""
         new = self.clone_without_chance(state)
         others = [p for p in range(self.num_players) if p != observer]
+        held = {p: new.eye_known.get((observer, p), new.known[p]) for p in others}
         pool = list(new.pile)
         for p in others:
             for kind in range(NUM_KINDS):
-                pool += [kind] * (new.hands[p][kind] - new.known[p][kind])
+                pool += [kind] * (new.hands[p][kind] - held[p][kind])
         pool.sort()  # so the redeal depends on what is unseen, not on where it is
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for p in others:
-            hand = list(new.known[p])
+            hand = list(held[p])
             for _ in range(sum(new.hands[p]) - sum(hand)):
                 hand[pool.pop()] += 1
             new.hands[p] = hand
         new.pile = pool
+        for viewer, p in new.eye_known:  # another's look at a redealt hand: what it saw is
+            if viewer != observer and p != observer:  # hidden too, so it sees the new hand
+                new.seen[viewer][p] = list(new.hands[p])
+                new.eye_known[viewer, p] = list(new.hands[p])
         return new
 
     def render(self, state: UnfortunateEventsState) -> str:
@@ -697,6 +706,21 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
 
     def render_seat(self, state: UnfortunateEventsState, seat: int) -> str:
         return render_table(state, (seat,), self.turn_cap, self.winners(state))
+
+
+def _seen_change(
+    state: UnfortunateEventsState, seat: int, kind: int, change: int, at_least: int = 0
+) -> None:
+    """Everyone sees ``seat``'s hand gain ``change`` cards of ``kind`` (taken from the discard;
+    negative: laid, discarded or spent, the copies unknown) or learns it holds at least
+    ``at_least`` (asked for a Snicket): ``known`` and every Eye's ``eye_known`` of that hand,
+    lower bounds on it, move alike."""
+    known = state.known[seat]
+    known[kind] = max(known[kind] + change, at_least)
+    if state.eye_known:  # empty in most rounds: the common path allocates nothing
+        for (_, p), held in state.eye_known.items():
+            if p == seat:
+                held[kind] = max(held[kind] + change, at_least)
 
 
 def _deal_kinds(value: Any, key: str, length: int | None = None) -> list[int]:

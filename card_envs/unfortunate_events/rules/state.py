@@ -48,6 +48,10 @@ class UnfortunateEventsState:
     known: list[list[int]] = field(default_factory=list)
     # seen[viewer][seat]: that hand as Olaf's Eye showed it to the viewer this round, or None.
     seen: list[list[list[int] | None]] = field(default_factory=list)
+    # eye_known[(viewer, seat)]: what the viewer knows that hand still holds, from what Olaf's
+    # Eye showed it this round and the public changes since (like ``known``, a lower bound that
+    # dominates it); only for determinisations, never observed (``seen`` is the observation).
+    eye_known: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     # The last attack that was resolved or cancelled this round, public (the attacker names the
     # target aloud): (kind, attacker, target, burn set or NONE, cancelled), or None.
     last_attack: tuple[int, int, int, int, bool] | None = None
