@@ -1,9 +1,11 @@
-"""MaskablePPO's MLP policy with the advisor's move added to the action logits.
+"""MaskablePPO's MLP policy with a per-action input added to the action logits: the advisor's
+move (one-hot, ``card-envs train --advice-logit``) or, in self-play on ``sequitur_v1``, each
+action's value (the ``action_values`` piece that ends its observation).
 
 Copying a one-hot input to the same logit through the MLP needs a hidden layer about as wide as
 the action space: Sequitur's 2210 moves through 64 units cloned at 95% agreement and a 0.06 win
 share against the heuristic (fair 0.25). With this skip connection the MLP learns only where to
-deviate from the advice (``card-envs train --advice-logit``).
+deviate from the input.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from stable_baselines3.common.torch_layers import FlattenExtractor
 
 
 class AdviceExtractor(FlattenExtractor):
-    """The identity features of MlpPolicy, keeping the advice (the last inputs) of the batch it
-    last saw: every path to the logits (forward, evaluate_actions, get_distribution) runs the
-    extractor on the same batch just before."""
+    """The identity features of MlpPolicy, keeping the per-action input (the last inputs) of
+    the batch it last saw: every path to the logits (forward, evaluate_actions,
+    get_distribution) runs the extractor on the same batch just before."""
 
     num_actions: int  # set by AdvisedPolicy._build
     advice: torch.Tensor
@@ -28,7 +30,8 @@ class AdviceExtractor(FlattenExtractor):
 
 
 class AdvisedPolicy(MaskableActorCriticPolicy):
-    """Logits = MLP(observation) + w * advice, with ``w`` learned (it starts at 3)."""
+    """Logits = MLP(observation) + w * advice, ``advice`` the observation's last
+    ``num_actions`` values, with ``w`` learned (it starts at 3)."""
 
     pi_features_extractor: AdviceExtractor  # the features_extractor_class __init__ passes
 
