@@ -314,7 +314,6 @@ def test_olafs_eye_shows_a_hand_as_of_then():
     assert not encoding.spec.views(encoding.observe(state, 1))["seen"].any()
 
 
-
 def test_olafs_eye_bounds_the_viewers_determinisations():
     """A search's redraw keeps what the viewer's Eye showed, less what that hand has visibly
     given up since; a seat that did not look knows nothing of the hand (issue 19)."""
@@ -344,6 +343,7 @@ def test_olafs_eye_bounds_the_viewers_determinisations():
         assert all(h >= k for h, k in zip(world.hands[2], still, strict=True))
     game.apply(state, game.actions.ids["draw from the pile"], rng)  # seat 0's turn: the round
     assert state.eye_known[0, 2] == still  # goes on, and the bound with it
+
 
 def _burn_table(**options):
     """Seat 1 has laid both sets and owes a Mr. Poe 3-set; seat 0 holds a Burning House."""
