@@ -14,13 +14,12 @@ import numpy as np
 
 from card_envs.agents.base import Agent
 from card_envs.core.env import EnvInfo
-from card_envs.sequitur.action_values import CACHE_LIMIT, SCORE_WEIGHT, WordValues
+from card_envs.sequitur.action_values import WordValues
 from card_envs.sequitur.encoding import BALL_KINDS
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.actions import CARD_BLOCKS
 from card_envs.sequitur.rules.cards import MAX_RACK
 from card_envs.sequitur.rules.rack import REARRANGING, rearrange
-from card_envs.sequitur.rules.spelling import Spelled
 from card_envs.sequitur.rules.state import (
     BLANK_LETTER,
     CLAIM_GOAL,
@@ -45,11 +44,8 @@ class HeuristicAgent(Agent):
         super().__init__(info, seed)
         game = SequiturGame(info.num_players, **info.options)
         self.goals, self.actions = game.goals, game.actions
-        self.words = WordValues(game)
+        self.words = WordValues.shared(game)
         self._plan: Plan | None = None
-        # Racks repeat across decisions (a card move is weighed again as the next rack), so the
-        # plan of a rack for some goals is cached (cleared at CACHE_LIMIT plans).
-        self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
         at = info.obs_spec.offsets
         self._decision = slice(at["decision"], at["round"])
         self._rack = slice(at["racks"], at["racks"] + MAX_RACK * BALL_KINDS)
@@ -88,25 +84,10 @@ class HeuristicAgent(Agent):
     # -- values -------------------------------------------------------------------------------
 
     def _best(self, rack: list[int], targets: list[int]) -> Plan:
-        """The rack's value and the spelling that earns it (cached by rack and goals)."""
-        cache_key = (tuple(rack), tuple(targets))
-        plan = self._plans.get(cache_key)
-        if plan is None:
-            if len(self._plans) > CACHE_LIMIT:
-                self._plans.clear()
-            plan = self._plans[cache_key] = self._best_of(self.words.words(rack), targets)
-        return plan
-
-    def _best_of(self, spelled: list[Spelled], targets: list[int]) -> Plan:
-        """The first spelling of the highest value, plus a little for the number of them."""
-        best: Plan = (-1.0, -1, -1, -1)
-        goals = tuple(targets)
-        earned_by = self.words.earned_by(goals)
-        for key, blank, q_mode, word, score in spelled:
-            value = SCORE_WEIGHT * score + self.words.earned(word, goals, earned_by)
-            if value > best[0]:
-                best = (value, key, blank, q_mode)
-        return (best[0] + BREADTH_WEIGHT * len(spelled), *best[1:])
+        """The rack's value and the spelling that earns it: the first spelling of the highest
+        value, plus a little for the number of them."""
+        value, key, blank, q_mode, count = self.words.plan(rack, tuple(targets))
+        return (value + BREADTH_WEIGHT * count, key, blank, q_mode)
 
     def _met_share(self, rack: list[int], goals: list[int]) -> float:
         """Share of ``goals`` that some word of the rack meets."""

@@ -38,10 +38,13 @@ CACHE_LIMIT = 20_000  # cached racks before the cache is cleared
 MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
 GOAL_SETS = 64  # sets of goals with the points of words cached before those are cleared
 
+Plan = tuple[float, int, int, int, int]  # see WordValues.plan
+
 
 class WordValues:
     """The words a rack spells and the goal points a word earns, cached: racks and words repeat
-    across the decisions of a round."""
+    across the decisions of a round. :meth:`shared` gives the one instance of a process for a
+    dictionary and goal deck."""
 
     def __init__(self, game: SequiturGame):
         self.goals, self.dictionary = game.goals, game.dictionary
@@ -53,6 +56,19 @@ class WordValues:
         # The goal points a word earns, by the goals it is weighed for (they change a few times
         # a round; the words of the racks weighed under them overlap).
         self._earned: dict[tuple[int, ...], dict[str, int]] = {}
+        self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
+
+    @classmethod
+    def shared(cls, game: SequiturGame) -> WordValues:
+        """The process's instance for ``game``'s dictionary and goal deck: ``sequitur_v1``'s
+        observation and the heuristics at its tables weigh the same racks (a heuristic's move
+        is weighed again by the next observation), so they share the caches; the values are
+        pure functions of the rack and goals, so sharing changes no value."""
+        key = (id(game.dictionary), tuple(map(repr, game.goals)))
+        entry = _SHARED.get(key)
+        if entry is None:  # the dictionary is kept with it, so its id is not reused
+            entry = _SHARED[key] = (game.dictionary, cls(game))
+        return entry[1]
 
     def words(self, letters: Iterable[int]) -> list[Spelled]:
         """(key, blank, Q mode, word, word score) of every word a rack of letter codes spells,
@@ -99,14 +115,29 @@ class WordValues:
 
     def best(self, letters: Iterable[int], targets: tuple[int, ...]) -> float:
         """The value of a rack's best word for ``targets`` (0 when it spells none)."""
-        earned_by = self.earned_by(targets)
-        return max(
-            (
-                SCORE_WEIGHT * score + self.earned(word, targets, earned_by)
-                for _key, _blank, _q, word, score in self.words(letters)
-            ),
-            default=0.0,
-        )
+        return max(self.plan(letters, targets)[0], 0.0)
+
+    def plan(self, letters: Iterable[int], targets: tuple[int, ...]) -> Plan:
+        """(value, spelling key, blank letter, Q mode, words) of the first of a rack's most
+        valuable words for ``targets``, and how many words it spells; (-1, -1, -1, -1, 0) for
+        none. Cached: a rack is weighed by the observation and again by the heuristic."""
+        letters = tuple(letters)
+        plan = self._plans.get((letters, targets))
+        if plan is None:
+            if len(self._plans) > CACHE_LIMIT:
+                self._plans.clear()
+            spelled = self.words(letters)
+            earned_by = self.earned_by(targets)
+            best = (-1.0, -1, -1, -1)
+            for key, blank, q_mode, word, score in spelled:
+                value = SCORE_WEIGHT * score + self.earned(word, targets, earned_by)
+                if value > best[0]:
+                    best = (value, key, blank, q_mode)
+            plan = self._plans[letters, targets] = (*best, len(spelled))
+        return plan
+
+
+_SHARED: dict[tuple[int, tuple[str, ...]], tuple[object, WordValues]] = {}
 
 
 class ActionValues:
@@ -115,7 +146,7 @@ class ActionValues:
 
     def __init__(self, game: SequiturGame):
         self.game, self.actions = game, game.actions
-        self.words = WordValues(game)
+        self.words = WordValues.shared(game)
 
     def write(self, state: SequiturState, seat: int, out: np.ndarray) -> None:
         """Fill ``out`` (the piece, zeroed) with ``seat``'s action values."""
