@@ -424,6 +424,24 @@ def test_the_default_matrix_is_each_kind_against_random_and_heuristic():
     assert not solo.matrix and solo.lineups[0].tables == ((0,), (1,))  # each alone
 
 
+
+def test_a_later_version_plays_only_its_trained_agents(monkeypatch):
+    """sequitur_v1 is sequitur_v0's game: the default run does not replay its built-in agents,
+    and skips it while it ships no trained agent of its own."""
+    jobs = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=False)
+    assert [job.env_name for job in jobs] == ["sequitur_v0"]
+    alone = build_jobs([("sequitur_v1", 4)], None, matrix=False)  # alone it is shown whole
+    assert alone[0].agents == tuple(claims(agent_kinds(make("sequitur_v1").describe()))[0])
+    real = arena.agent_kinds
+    monkeypatch.setattr(
+        arena, "agent_kinds", lambda info: real(info) + ["ppo"] * (info.name == "sequitur_v1")
+    )
+    monkeypatch.setattr(arena, "check_agents", lambda *args: None)
+    jobs = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=False)
+    assert jobs[1].agents == ("ppo",) and jobs[1].opponents == ("random", "heuristic")
+    both = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=True)
+    assert "heuristic" in both[1].agents  # a matrix asked for plays everything
+
 def test_matrix_puts_every_kind_against_every_other(tmp_path, capsys):
     out = tmp_path / "matrix.json"
     args = (

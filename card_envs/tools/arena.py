@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from card_envs.agents import Agent, agent_kinds, make_agent
+from card_envs.agents import TRAINED_KINDS, Agent, agent_kinds, make_agent
 from card_envs.agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.records import append_record, record_game
@@ -882,8 +882,10 @@ def build_jobs(
 ) -> list[Job]:
     """The jobs of a run, agents checked: with ``agents`` a pool of them (or, with ``matrix``,
     every one against every other); without, the default matrix (:func:`claims`) or, with
-    ``matrix``, every built-in kind against every other. One player: a pool, each alone."""
+    ``matrix``, every built-in kind against every other. One player: a pool, each alone. In
+    the default run a later version of a game already in it plays only its trained agents."""
     jobs = []
+    games_done: set[tuple[str, int]] = set()
     for env_name, players in todo:
         env = make(env_name, num_players=players)
         info, num_players = env.describe(), env.game.num_players
@@ -891,6 +893,15 @@ def build_jobs(
         check_agents(info, kinds, trust)
         unique = list(dict.fromkeys(kinds))
         rows, columns = (unique, unique) if matrix else claims(kinds)
+        game = (env_name.rsplit("_v", 1)[0], num_players)
+        if not (agents or matrix) and game in games_done:
+            # A later version (sequitur_v1) is the same game with a larger observation: the
+            # built-in agents play the same games on it, so only its trained agents are new.
+            rows = [kind for kind in rows if kind in TRAINED_KINDS]
+            kinds = [HEURISTIC, *rows]
+            if not rows:
+                continue
+        games_done.add(game)
         if num_players == 1 or (agents and not matrix) or set(rows) == set(columns) == {RANDOM}:
             jobs.append(pool_job(env_name, num_players, kinds))
         else:
