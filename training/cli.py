@@ -24,6 +24,7 @@ from card_envs.training.config import (
     DEFAULTS,
     OPPONENTS,
     SELFPLAY_DEFAULTS,
+    SELFPLAY_GAME_DEFAULTS,
     new_run_dir,
     selfplay_defaults,
 )
@@ -133,6 +134,10 @@ def default_help(key: str) -> str:
     if key == "advisor":
         return f"{HELP[key]} (default: {DEFAULTS[key]}; none with --selfplay)"
     ppo, selfplay = DEFAULTS[key], SELFPLAY_DEFAULTS[key]
+    games = [game for game, own in SELFPLAY_GAME_DEFAULTS.items() if key in own]
+    if games:  # some games' own self-play defaults
+        own = ", ".join(f"{game} {SELFPLAY_GAME_DEFAULTS[game][key]}" for game in games)
+        selfplay = f"{selfplay} ({own})"
     if ppo == selfplay:
         return f"{HELP[key]} (default: {ppo})"
     return f"{HELP[key]} (default: {ppo}; with --selfplay: {selfplay})"

@@ -79,8 +79,11 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
 # Per game, where a default above would make the update the bottleneck: Sequitur's network has
 # 3,452 inputs and 2,210 outputs, and since its compiled kernels the engine runs 44-52k random
 # steps/s; self-play ran 7.8k env steps/s at width 64 (0.17x), 10.1k at 32 (0.195-0.23x), 12.4k
-# at 32 with one epoch per rollout (0.24x at 52k).
+# at 32 with one epoch per rollout (0.24x at 52k). Seamless's engine, the fastest (140-145k random
+# steps/s on an idle machine), left its 64-wide self-play at 0.181x and 0.197x of it in two
+# runs; at width 32 0.229x (one epoch at 64: 0.232x).
 SELFPLAY_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "seamless_v0": {"width": 32},
     "sequitur_v0": {"width": 32, "n_epochs": 1},
     "sequitur_v1": {"width": 32, "n_epochs": 1},
 }
