@@ -164,3 +164,16 @@ def test_selfplay_policy_adds_the_values_to_its_logits():
         without = legal_log_probs(policy, obs, legal, valid)
     assert torch.allclose(ours, theirs.gather(1, legal), atol=1e-5)
     assert not torch.allclose(ours, without, atol=1e-2)  # the values reached the logits
+
+
+def test_selfplay_refuses_a_checkpoint_without_the_values_weight():
+    """A plain MLP's weights (no ``advice_weight``) cannot continue sequitur_v1's self-play: the
+    error names the missing tensor rather than the width."""
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+
+    config = default_config("sequitur_v1", 2) | {"tables": 2, "width": 16}
+    trainer = SelfPlayTrainer(config)
+    plain = new_policy(make("sequitur_v0", num_players=2).describe(), 16, 1e-3, 0).state_dict()
+    with pytest.raises(ValueError, match="advice_weight"):
+        trainer.start_at(plain, 0)
+    assert trainer.env_steps == 0

@@ -193,6 +193,13 @@ class SelfPlayTrainer:
 
     def start_at(self, weights: dict[str, torch.Tensor], env_steps: int) -> None:
         """Continue from ``weights`` (a fresh optimizer) as if ``env_steps`` were done."""
+        ours, theirs = set(self.policy.state_dict()), set(weights)
+        if ours != theirs:  # e.g. the per-action skip weight of sequitur_v1's policy
+            raise ValueError(
+                f"the checkpoint's network is not the one self-play trains for "
+                f"{self.config['env']}: it lacks {sorted(ours - theirs) or 'nothing'} and has "
+                f"{sorted(theirs - ours) or 'nothing'} more"
+            )
         try:
             self.policy.load_state_dict(weights)
         except RuntimeError as error:
