@@ -893,7 +893,7 @@ def build_jobs(
         check_agents(info, kinds, trust)
         unique = list(dict.fromkeys(kinds))
         rows, columns = (unique, unique) if matrix else claims(kinds)
-        game = (env_name.rsplit("_v", 1)[0], num_players)
+        game = (env.game.name, num_players)  # every version of a game has the same name
         if not (agents or matrix) and game in games_done:
             # A later version (sequitur_v1) is the same game with a larger observation: the
             # built-in agents play the same games on it, so only its trained agents are new.
