@@ -68,6 +68,32 @@ SHIPPED_PLAY = {
 }
 
 
+# The same for the shipped networks alone (kind "ppo"), recorded from their safetensors when they
+# shipped: a refactor of the encoding, the loader or the heuristics they meet must keep them.
+SHIPPED_PPO_PLAY = {
+    "seamless_v0": {
+        "game": "bebf042d60e23adb",
+        "games": "2d261eb5d5d19129",
+        "inputs": "2210f9d150d25143",
+    },
+    "seers_catalog_v0": {
+        "game": "5e99eb31fca9f9c6",
+        "games": "4f745256980d8746",
+        "inputs": "6bd5bf4ed1da5f27",
+    },
+    "sequitur_v1": {
+        "game": "81f09e1293ff4d0f",
+        "games": "fdc0821492c7e084",
+        "inputs": "a293f92bb57e7699",
+    },
+    "unfortunate_events_v0": {
+        "game": "88bddfc09a91df75",
+        "games": "112ebb841e5b0027",
+        "inputs": "5588a15747a467ac",
+    },
+}
+
+
 @pytest.fixture(autouse=True, scope="module")
 def one_torch_thread():
     """Inference on one observation gains nothing from threads and, on a busy machine, loses
@@ -123,6 +149,25 @@ def test_shipped_agent_plays_as_it_did_from_its_zip(name):
 @pytest.mark.parametrize("name", sorted(SHIPPED_PLAY))
 def test_shipped_agent_plays_eight_games_as_it_did_from_its_zip(name):
     assert moves_hash(name, "ppo_advised", 8) == SHIPPED_PLAY[name]["games"]
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_PPO_PLAY))
+def test_shipped_network_alone_plays_as_it_shipped(name):
+    info = make(name).describe()
+    policy, _ = load_policy(shipped_checkpoint(name, "ppo"), info)
+    assert inputs_hash(policy) == SHIPPED_PPO_PLAY[name]["inputs"]
+    assert moves_hash(name, "ppo", 1) == SHIPPED_PPO_PLAY[name]["game"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SHIPPED_PPO_PLAY))
+def test_shipped_network_alone_plays_eight_games_as_it_shipped(name):
+    assert moves_hash(name, "ppo", 8) == SHIPPED_PPO_PLAY[name]["games"]
+
+
+def test_every_shipped_network_alone_has_its_play_pinned():
+    shipped = {name for name in env_names() if shipped_checkpoint(name, "ppo").exists()}
+    assert shipped == set(SHIPPED_PPO_PLAY)
 
 
 def tiny_zip(path: Path, name: str = "seals_v0", advised: bool = False) -> Path:
