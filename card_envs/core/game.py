@@ -9,6 +9,7 @@ seat-ordered simultaneous steps need no special case in the environment.
 from __future__ import annotations
 
 import copy
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -141,7 +142,10 @@ class Game(ABC, Generic[State]):
         return np.frombuffer(mask, np.int8)
 
     def clone(self, state: State) -> State:
-        return copy.deepcopy(state)
+        """A copy sharing nothing mutable with ``state``. States are plain data, for which a
+        pickle round trip builds what ``copy.deepcopy`` builds (shared references included) at
+        a quarter to a half of its cost: every search iteration starts with one."""
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
     def clone_without_chance(self, state: State) -> State:
         """A copy of ``state`` whose chance log starts empty, what a determinisation starts
