@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from card_envs.core.kernels import PURE_PYTHON
+from card_envs.sequitur.action_values import WordValues
 from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.goals import COLOURS
@@ -108,6 +109,24 @@ def test_word_search_kernel_matches_on_any_ball_codes():
             spellings_reference(rack, WORDS).items()
         ), rack
         assert tree.words(rack, CODE_POINTS) == words_reference(rack, WORDS), rack
+
+
+@compiled
+@pytest.mark.parametrize("blank", [False, True])
+def test_best_plan_kernel_matches_the_python_loop(blank):
+    """A rack's most valuable word for a set of goals (``WordValues.plan``), compiled and over
+    the reference's words: the same value, the same first spelling of equals, the same count."""
+    game = SequiturGame(4)
+    compiled_values, reference_values = WordValues(game), WordValues(game)
+    reference_values.dictionary = copy.copy(game.dictionary)
+    reference_values.dictionary.tree = None
+    r = random.Random(5 + blank)
+    for _ in range(1500):
+        rack = random_rack(r, r.randint(0, 10), blank)
+        targets = tuple(sorted(r.sample(range(len(game.goals)), r.randint(0, 4))))
+        plan = compiled_values.plan(rack, targets)
+        assert plan == reference_values.plan(rack, targets), (rack, targets)
+        assert plan[4] == len(words_reference(rack, WORDS))
 
 
 @compiled

@@ -1,5 +1,7 @@
 """Types of the compiled word search (``_spelling.pyx``)."""
 
+from collections.abc import Callable
+
 class LetterTree:
     """A dictionary's letter tree (``Dictionary.steps``, ``root_kids``) as flat C arrays."""
 
@@ -13,3 +15,12 @@ class LetterTree:
         self, rack: tuple[int, ...], points: tuple[int, ...]
     ) -> list[tuple[int, int, int, str, int]]:
         """``(key, blank letter, Q mode, word, word score)`` of every spelling, in order."""
+    def best(
+        self,
+        rack: tuple[int, ...],
+        points: tuple[int, ...],
+        earned_by: dict[str, int],
+        earn: Callable[[str], int],
+        score_weight: float,
+    ) -> tuple[float, int, int, int, int]:
+        """``(value, key, blank, Q mode, spellings)`` of the first most valuable spelling."""

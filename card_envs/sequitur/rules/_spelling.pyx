@@ -5,6 +5,8 @@ and the fallback where this extension is not built) over the letter tree held in
 A rack's spellings are searched whenever a new rack must spell (a third of a random game's
 rules time in Python, 60 us a rack and 490 us with the blank); here the same walk, in the same
 order, costs a few microseconds. The tree is built once per dictionary from its ``steps``.
+``LetterTree.best`` also weighs a rack's words for ``sequitur_v1``'s action values without
+building their list.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -114,6 +116,48 @@ cdef int special(
     return 0
 
 
+cdef struct Reading:
+    int sel[MAX_SLOTS]  # the kept balls' codes in reading order
+    int worth[BLANK + 1]  # skill points by ball code
+    char text[2 * MAX_SLOTS]
+    int score  # the last word read's score
+
+
+cdef int start_reading(Reading* r, tuple points) except -1:
+    cdef int code
+    for code in range(BLANK + 1):
+        r.worth[code] = points[code]
+    return 0
+
+
+cdef int select(Reading* r, rack, int64_t key) except -1:
+    """Keep the balls of spelling ``key`` in reading order; returns how many."""
+    cdef int n = len(rack), m = 0, i, slot
+    for i in range(n):
+        slot = n - 1 - i if key >> MAX_SLOTS else i
+        if key >> slot & 1:
+            r.sel[m] = rack[slot]
+            m += 1
+    return m
+
+
+cdef str read(Reading* r, int m, int blank, int q_mode):
+    """The word the ``m`` kept balls spell with these choices; its score in ``r.score``."""
+    cdef int length = 0, score = 0, i, code
+    for i in range(m):
+        code = r.sel[i]
+        if code == Q and q_mode == Q_QU:  # two letters, no points
+            r.text[length] = 97 + Q  # ord("a") + the letter code
+            length += 1
+            r.text[length] = 97 + U
+        else:
+            r.text[length] = 97 + (blank if code == BLANK else code)
+            score += r.worth[code]
+        length += 1
+    r.score = score + length
+    return r.text[:length].decode("ascii")
+
+
 cdef class LetterTree:
     """A dictionary's letter tree (``Dictionary.steps``, ``root_kids``) as flat C arrays."""
 
@@ -187,33 +231,38 @@ cdef class LetterTree:
         """``(key, blank letter, Q mode, word, word score)`` of every spelling, in the order of
         :meth:`spellings` (each key's choices in turn): as ``spelling.words_reference`` reads
         them, ``points`` the skill points of each ball code."""
-        cdef int sel[MAX_SLOTS]
-        cdef int worth[BLANK + 1]
-        cdef char text[2 * MAX_SLOTS]
-        cdef int n = len(rack), m, slot, i, code, blank, q_mode, length, score
-        cdef int64_t key
+        cdef Reading r
+        cdef int m
         cdef list out = []
-        for code in range(BLANK + 1):
-            worth[code] = points[code]
+        start_reading(&r, points)
         for key_obj, options in self.spellings(rack).items():
-            key = key_obj
-            m = 0
-            for i in range(n):
-                slot = n - 1 - i if key >> MAX_SLOTS else i
-                if key >> slot & 1:
-                    sel[m] = rack[slot]
-                    m += 1
+            m = select(&r, rack, key_obj)
             for blank, q_mode in options:
-                length, score = 0, 0
-                for i in range(m):
-                    code = sel[i]
-                    if code == Q and q_mode == Q_QU:  # two letters, no points
-                        text[length] = 97 + Q  # ord("a") + the letter code
-                        length += 1
-                        text[length] = 97 + U
-                    else:
-                        text[length] = 97 + (blank if code == BLANK else code)
-                        score += worth[code]
-                    length += 1
-                out.append((key_obj, blank, q_mode, text[:length].decode("ascii"), score + length))
+                word = read(&r, m, blank, q_mode)
+                out.append((key_obj, blank, q_mode, word, r.score))
         return out
+
+    def best(self, rack, tuple points, dict earned_by, earn, double score_weight) -> tuple:
+        """``(value, key, blank letter, Q mode, spellings)`` of the first most valuable spelling,
+        a word's value ``score_weight * word score + earned_by[word]`` (``earn(word)`` where
+        ``earned_by`` lacks it), and how many spellings there are; ``(-1.0, -1, -1, -1, 0)``
+        for none: ``action_values.WordValues.plan``'s loop over :meth:`words`, without
+        building the list."""
+        cdef Reading r
+        cdef int m, count = 0
+        cdef double value, best_value = -1.0
+        best_key, best_blank, best_q = -1, -1, -1
+        start_reading(&r, points)
+        for key_obj, options in self.spellings(rack).items():
+            m = select(&r, rack, key_obj)
+            for blank, q_mode in options:
+                word = read(&r, m, blank, q_mode)
+                earned = earned_by.get(word)
+                if earned is None:
+                    earned = earn(word)
+                value = score_weight * r.score + <double>earned
+                if value > best_value:
+                    best_value, best_key, best_blank, best_q = value, key_obj, blank, q_mode
+                count += 1
+        return (best_value, best_key, best_blank, best_q, count)
+
