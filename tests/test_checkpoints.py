@@ -137,32 +137,22 @@ def inputs_hash(policy, count: int = 64) -> str:
     return digest.hexdigest()[:16]
 
 
-@pytest.mark.parametrize("name", sorted(SHIPPED_PLAY))
-def test_shipped_agent_plays_as_it_did_from_its_zip(name):
+PINNED_PLAY = {"ppo_advised": SHIPPED_PLAY, "ppo": SHIPPED_PPO_PLAY}
+PINNED = [(kind, name) for kind, table in PINNED_PLAY.items() for name in sorted(table)]
+
+
+@pytest.mark.parametrize(("kind", "name"), PINNED)
+def test_shipped_agent_plays_as_it_shipped(kind, name):
     info = make(name).describe()
-    policy, _ = load_policy(shipped_checkpoint(name, "ppo_advised"), info)
-    assert inputs_hash(policy) == SHIPPED_PLAY[name]["inputs"]
-    assert moves_hash(name, "ppo_advised", 1) == SHIPPED_PLAY[name]["game"]
+    policy, _ = load_policy(shipped_checkpoint(name, kind), info)
+    assert inputs_hash(policy) == PINNED_PLAY[kind][name]["inputs"]
+    assert moves_hash(name, kind, 1) == PINNED_PLAY[kind][name]["game"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(SHIPPED_PLAY))
-def test_shipped_agent_plays_eight_games_as_it_did_from_its_zip(name):
-    assert moves_hash(name, "ppo_advised", 8) == SHIPPED_PLAY[name]["games"]
-
-
-@pytest.mark.parametrize("name", sorted(SHIPPED_PPO_PLAY))
-def test_shipped_network_alone_plays_as_it_shipped(name):
-    info = make(name).describe()
-    policy, _ = load_policy(shipped_checkpoint(name, "ppo"), info)
-    assert inputs_hash(policy) == SHIPPED_PPO_PLAY[name]["inputs"]
-    assert moves_hash(name, "ppo", 1) == SHIPPED_PPO_PLAY[name]["game"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(SHIPPED_PPO_PLAY))
-def test_shipped_network_alone_plays_eight_games_as_it_shipped(name):
-    assert moves_hash(name, "ppo", 8) == SHIPPED_PPO_PLAY[name]["games"]
+@pytest.mark.parametrize(("kind", "name"), PINNED)
+def test_shipped_agent_plays_eight_games_as_it_shipped(kind, name):
+    assert moves_hash(name, kind, 8) == PINNED_PLAY[kind][name]["games"]
 
 
 def test_every_shipped_network_alone_has_its_play_pinned():
