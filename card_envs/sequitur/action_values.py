@@ -36,8 +36,7 @@ from card_envs.sequitur.rules.state import (
 
 SCORE_WEIGHT = 0.1  # a word-score point is worth a tenth of a goal point (claim order)
 CACHE_LIMIT = 20_000  # cached racks before the cache is cleared
-MET_LIMIT = 200_000  # cached (word, goal) answers before they are all cleared
-GOAL_SETS = 64  # sets of goals with the points of words cached before those are cleared
+EARNED_LIMIT = 500_000  # cached (goal set, word) points before they are all cleared
 
 Plan = tuple[float, int, int, int, int]  # see WordValues.plan
 
@@ -49,14 +48,17 @@ class WordValues:
 
     def __init__(self, game: SequiturGame):
         self.goals, self.dictionary = game.goals, game.dictionary
-        # Whether a word meets a goal, one dict per goal (word -> bool): looked up for every
-        # word of every rack weighed, so without building a (word, goal) key each time.
-        self._met: list[dict[str, bool]] = [{} for _ in self.goals]
-        self._met_count = 0
+        # The goals a word meets, as bit sets over the goal deck (bit g: goal g): ``_judged``
+        # those decided, ``_met`` those met. Only dictionary words are weighed, so they stay
+        # within the dictionary's size and are never cleared (clearing them when a fixed count
+        # was reached made training decide the same goals again and again).
+        self._judged: dict[str, int] = {}
+        self._met: dict[str, int] = {}
         self._spelled: dict[tuple[int, ...], list[Spelled]] = {}
         # The goal points a word earns, by the goals it is weighed for (they change a few times
         # a round; the words of the racks weighed under them overlap).
         self._earned: dict[tuple[int, ...], dict[str, int]] = {}
+        self._earned_count = 0
         self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], Plan] = {}
 
     @classmethod
@@ -83,25 +85,26 @@ class WordValues:
         return spelled
 
     def meets(self, word: str, goal: int) -> bool:
-        met = self._met[goal].get(word)
-        return self._judge(word, goal) if met is None else met
+        bit = 1 << goal
+        if self._judged.get(word, 0) & bit:
+            return bool(self._met[word] & bit)
+        return self._judge(word, goal)
 
     def _judge(self, word: str, goal: int) -> bool:
-        """Whether ``word`` meets ``goal``, decided and cached (the caches cleared when full)."""
-        self._met_count += 1
-        if self._met_count > MET_LIMIT:
-            self._met_count = 1
-            for cache in self._met:
-                cache.clear()
-        met = self._met[goal][word] = self.goals[goal].met_by(word, self.dictionary)
+        """Whether ``word`` meets ``goal``, decided and cached."""
+        met = self.goals[goal].met_by(word, self.dictionary)
+        bit = 1 << goal
+        self._judged[word] = self._judged.get(word, 0) | bit
+        self._met[word] = self._met.get(word, 0) | (bit if met else 0)
         return met
 
     def earned_by(self, targets: tuple[int, ...]) -> dict[str, int]:
         """The cache of the goal points words earn of ``targets`` (fill it with :meth:`earned`)."""
         earned_by = self._earned.get(targets)
-        if earned_by is None or len(earned_by) > MET_LIMIT:
-            if len(self._earned) > GOAL_SETS:
+        if earned_by is None:
+            if self._earned_count > EARNED_LIMIT:
                 self._earned.clear()
+                self._earned_count = 0
             earned_by = self._earned[targets] = {}
         return earned_by
 
@@ -109,6 +112,7 @@ class WordValues:
         """The goal points ``word`` would earn of ``targets`` (``earned_by``: their cache)."""
         earned = earned_by.get(word)
         if earned is None:
+            self._earned_count += 1
             earned = earned_by[word] = sum(
                 self.goals[goal].points for goal in targets if self.meets(word, goal)
             )
