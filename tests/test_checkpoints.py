@@ -68,8 +68,9 @@ SHIPPED_PLAY = {
 }
 
 
-# The same for the shipped networks alone (kind "ppo"), recorded from their safetensors when they
-# shipped: a refactor of the encoding, the loader or the heuristics they meet must keep them.
+# The same for the shipped networks alone (kind "ppo"), recorded from their safetensors on
+# 2026-12-01, after they shipped: a refactor of the encoding, the loader or the heuristics they
+# meet must keep them.
 SHIPPED_PPO_PLAY = {
     "seamless_v0": {
         "game": "bebf042d60e23adb",

@@ -265,4 +265,3 @@ cdef class LetterTree:
                     best_value, best_key, best_blank, best_q = value, key_obj, blank, q_mode
                 count += 1
         return (best_value, best_key, best_blank, best_q, count)
-
