@@ -151,6 +151,7 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
         (["--resume", "x.zip"], "continues from a .safetensors"),
         (["--resume", "x.safetensors", "--warm-start", "heuristic"], "takes no --warm-start"),
         (["--advisor", "heuristic"], "observation alone: no advisor"),
+        (["--reward-mode", "points"], "--reward-mode 'points': one of win, score"),
     ],
 )
 def test_selfplay_refuses_bad_starts(tmp_path, flags, message):
@@ -169,3 +170,12 @@ def test_the_command_reports_the_clone_when_no_evaluation_beat_it():
     result = {"best_timesteps": 0, "evaluations": [later], "cloning": {"rounds": [clone]}}
     assert best(result) == {"timesteps": 0, **clone}
     assert best(result | {"best_timesteps": 500}) == later
+
+
+def test_the_reward_mode_reaches_every_table():
+    """``--reward-mode score`` trains on the env's score rewards (points as they are won)."""
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+
+    config = default_config("unfortunate_events_v0", 2) | {"tables": 2, "reward_mode": "score"}
+    tables = SelfPlayTrainer(config).collector.tables
+    assert [table.env.reward_mode for table in tables] == ["score", "score"]

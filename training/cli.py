@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from card_envs.agents.policy import advisor_kinds
+from card_envs.core.env import REWARD_MODES
 from card_envs.registry import env_names, make
 from card_envs.training.config import (
     DEFAULTS,
@@ -64,6 +65,8 @@ HELP: dict[str, str] = {
     "tables": "games stepped in lockstep, one forward pass per policy per tick",
     "rollout": "learner decisions per update",
     "gae_lambda": "GAE's lambda over each seat's trajectory",
+    "reward_mode": "the env's rewards the learner is trained on: 'win' (the game's result) or "
+    "'score' (points as they are won, e.g. a Victory card; evaluations still count wins)",
     "pool_size": "frozen snapshots of the learner kept (the newest)",
     "snapshot_share": "chance that a seat other than the learner's own is a snapshot",
     "opponent_kind": "built-in agent that may take the seats beside the learner",
@@ -190,6 +193,10 @@ def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
     ``.safetensors`` or that is combined with a warm start."""
     if config["advisor"] is not None:
         raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
+    if config["reward_mode"] not in REWARD_MODES:
+        raise ValueError(
+            f"--reward-mode {config['reward_mode']!r}: one of {', '.join(REWARD_MODES)}"
+        )
     if resume is None:
         return
     if resume.suffix != ".safetensors":

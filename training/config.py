@@ -62,6 +62,7 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
     "ent_coef": 0.01,
     "target_kl": 0.0,
     "gae_lambda": 0.95,
+    "reward_mode": "win",  # the env's rewards learned from; "score": points as they are won
     "pool_size": 8,  # frozen snapshots kept (the newest)
     "snapshot_share": 0.5,  # chance that a seat other than the learner's own is a snapshot
     "snapshot_every": 500_000,  # env steps between snapshots

@@ -174,6 +174,7 @@ class SelfPlayTrainer:
             seed=config["seed"],
             gae_lambda=config["gae_lambda"],
             opponent=config["opponent_kind"] if share else None,
+            reward_mode=config["reward_mode"],
         )
         self.info = self.collector.info
         self.policy = new_policy(
