@@ -82,10 +82,10 @@ SHIPPED_PPO_PLAY = {
         "games": "4f745256980d8746",
         "inputs": "6bd5bf4ed1da5f27",
     },
-    "sequitur_v1": {
-        "game": "81f09e1293ff4d0f",
-        "games": "fdc0821492c7e084",
-        "inputs": "a293f92bb57e7699",
+    "sequitur_v1": {  # the network of 2026-12-02 (two epochs per rollout)
+        "game": "dfa120219bf6656d",
+        "games": "fe6179db4a7f4000",
+        "inputs": "6024b38e5702e606",
     },
     "unfortunate_events_v0": {
         "game": "88bddfc09a91df75",
