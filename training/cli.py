@@ -189,8 +189,9 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
-    """Refuse what self-play cannot do: an advisor, or a resume that is not a pure network's
-    ``.safetensors`` or that is combined with a warm start."""
+    """Refuse what self-play cannot do: an advisor, a reward mode the envs do not have (before
+    a run folder is made), or a resume that is not a pure network's ``.safetensors`` or that is
+    combined with a warm start."""
     if config["advisor"] is not None:
         raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
     if config["reward_mode"] not in REWARD_MODES:
