@@ -17,6 +17,10 @@ class Agent(ABC):
     """
 
     name = "agent"
+    # Whether ``act`` reads the pieces an encoding derives for networks: play loops hand an
+    # agent that does not an observation without them (``CardEnv.observe(derived=False)``),
+    # which skips most of ``sequitur_v1``'s cost. True unless an agent is known not to.
+    reads_derived = True
 
     def __init__(self, info: EnvInfo, seed: int | None = None):
         self.info = info
@@ -52,6 +56,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
+    reads_derived = False  # the mask alone
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         legal = np.flatnonzero(observation["action_mask"])

@@ -29,21 +29,25 @@ class GameResult:
 
 
 def decisions(
-    env: AECEnv, rewards: dict[str, float] | None = None
+    env: AECEnv,
+    rewards: dict[str, float] | None = None,
+    observe: Callable[[str], Observation] | None = None,
 ) -> Iterator[tuple[str, Observation]]:
     """The decisions of the game in progress on ``env``, in turn order: yields ``(agent,
     observation)`` for each move, and the caller steps ``env`` with its action before asking for
     the next. Seats that have finished are stepped with ``None`` here, so a caller sees only
     live decisions. With ``rewards``, every reward ``last()`` hands out (finished seats'
-    included) is added to ``rewards[agent]``."""
+    included) is added to ``rewards[agent]``. ``observe(agent)`` makes the observation
+    (default ``env.observe``)."""
+    observe = env.observe if observe is None else observe
     for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
+        _, reward, terminated, truncated, _ = env.last(observe=False)
         if rewards is not None:
             rewards[agent] = rewards.get(agent, 0.0) + reward
         if terminated or truncated:
             env.step(None)
             continue
-        yield agent, observation
+        yield agent, observe(agent)
 
 
 def play_aec_game(env: AECEnv, rand: random.Random) -> int:
@@ -71,7 +75,11 @@ def play_game(
     seat_of = {name: seat for seat, name in enumerate(env.possible_agents)}
     rewards = dict.fromkeys(env.possible_agents, 0.0)
     steps = 0
-    for name, observation in decisions(env, rewards):
+
+    def observe(name: str) -> Observation:
+        return env.observe(name, derived=agents[seat_of[name]].reads_derived)
+
+    for name, observation in decisions(env, rewards, observe):
         action = agents[seat_of[name]].act_at(env, observation)
         if on_move is not None:
             on_move(name, action)

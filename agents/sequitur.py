@@ -39,6 +39,7 @@ Plan = tuple[float, int, int, int]  # value, spelling key, blank letter, Q mode
 
 class HeuristicAgent(Agent):
     name = "heuristic"
+    reads_derived = False  # it weighs its racks itself, from the pieces version 0 has
 
     def __init__(self, info: EnvInfo, seed: int | None = None):
         super().__init__(info, seed)

@@ -46,7 +46,7 @@ class ScriptedEnv:
         self.truncations = dict.fromkeys(self.possible_agents, False)
         self.agent_selection = "player_0"
 
-    def observe(self, agent):
+    def observe(self, agent, derived=True):  # as CardEnv.observe; nothing is derived
         seat = self.possible_agents.index(agent)
         vector = np.array([self.move, self.games, seat], np.float32)
         return {"observation": vector, "action_mask": np.ones(2, np.int8)}

@@ -119,6 +119,74 @@ def test_what_the_seat_cannot_see_does_not_move_its_values(num_players):
     assert len(decisions_seen) >= 6
 
 
+@pytest.mark.parametrize("num_players", [1, 2, 4, 5])
+def test_an_observation_without_derived_pieces_lacks_only_the_values(num_players):
+    """``derived=False`` (for agents that never read them) zeroes ``action_values`` and keeps
+    every other entry; the heuristic and random players choose the same moves from it, so play
+    loops may skip the values for them (``Agent.reads_derived``)."""
+    env = make("sequitur_v1", num_players=num_players)
+    info = env.describe()
+    at = info.obs_spec.offsets["action_values"]
+    assert not any(make_agent(kind, info).reads_derived for kind in ("heuristic", "random"))
+    full_view = [make_agent("heuristic", info, seat) for seat in range(num_players)]
+    underived = [make_agent("heuristic", info, seat) for seat in range(num_players)]
+    seat_of = {name: seat for seat, name in enumerate(env.possible_agents)}
+    valued = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for name, seen in decisions(env):
+            plain = env.observe(name, derived=False)
+            assert np.array_equal(plain["observation"][:at], seen["observation"][:at])
+            assert not plain["observation"][at:].any()
+            assert np.array_equal(plain["action_mask"], seen["action_mask"])
+            valued += bool(seen["observation"][at:].any())
+            action = full_view[seat_of[name]].act(seen)
+            assert underived[seat_of[name]].act(plain) == action
+            env.step(action)
+    assert valued > 20
+
+
+def test_other_games_derive_nothing():
+    env = make("seals_v0")
+    env.reset(seed=0)
+    for name, seen in decisions(env):
+        assert np.array_equal(env.observe(name, derived=False)["observation"], seen["observation"])
+        env.step(int(np.flatnonzero(seen["action_mask"])[0]))
+
+
+def test_collection_against_heuristics_is_the_same_without_their_values(monkeypatch):
+    """The collector hands the heuristic seats observations without ``action_values``; the
+    rollout is the one it makes when they get the full observation."""
+    from card_envs.agents.sequitur import HeuristicAgent
+    from card_envs.training.selfplay import SelfPlayCollector, SnapshotPool
+
+    at = make("sequitur_v1").describe().obs_spec.offsets["action_values"]
+    shown: list[bool] = []  # whether each observation a heuristic seat got held values
+    act_at = HeuristicAgent.act_at
+
+    def recording(agent, env, observation):
+        shown.append(bool(observation["observation"][at:].any()))
+        return act_at(agent, env, observation)
+
+    monkeypatch.setattr(HeuristicAgent, "act_at", recording)
+
+    def rollout():
+        pool = SnapshotPool(opponent_share=1.0)
+        collector = SelfPlayCollector("sequitur_v1", pool, 3, seed=7, opponent="heuristic")
+        policy = new_policy(collector.info, 16, 3e-4, seed=0)
+        policy.set_training_mode(False)
+        shown.clear()
+        return collector.collect(policy, 150), any(shown)
+
+    skipping, skipped_valued = rollout()
+    monkeypatch.setattr(HeuristicAgent, "reads_derived", True)
+    full, full_valued = rollout()
+    assert full_valued and not skipped_valued
+    for key in ("observations", "legal", "slots", "log_probs", "rewards", "advantages"):
+        np.testing.assert_array_equal(getattr(skipping, key), getattr(full, key))
+    assert skipping.env_steps == full.env_steps > 150
+
+
 @pytest.mark.parametrize("seed", [2, 11])
 def test_heuristic_spells_and_claims_a_most_valuable_action(seed):
     """The heuristic's word and claim are the most valuable legal ones (its placing and card

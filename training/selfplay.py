@@ -256,7 +256,9 @@ class SelfPlayCollector:
         for table in self.tables:
             env = table.env
             seat = self.seat_of[env.agent_selection]
-            seen.append((seat, env.observe(env.agent_selection)))
+            player = table.players[seat]  # a fixed opponent may not read the derived pieces
+            derived = not isinstance(player, Agent) or player.reads_derived
+            seen.append((seat, env.observe(env.agent_selection, derived=derived)))
         groups: dict[int, list[int]] = {}
         for index, (seat, _) in enumerate(seen):
             groups.setdefault(id(self.tables[index].players[seat]), []).append(index)

@@ -235,7 +235,10 @@ class CardEnv(AECEnv, EzPickle):
                 {"observation": int(words[3 * i + 1]), "action_mask": int(words[3 * i + 2])}
             )
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str, derived: bool = True) -> dict[str, np.ndarray]:
+        """PettingZoo's observation of ``agent``; ``derived=False`` leaves the pieces an encoding
+        derives for networks at 0 (:meth:`~card_envs.core.game.Encoding.observe_underived`),
+        for play loops serving an agent that does not read them (``Agent.reads_derived``)."""
         if not self.agents:
             self._not_playing("observe")
         try:
@@ -246,7 +249,11 @@ class CardEnv(AECEnv, EzPickle):
             self.terminations[agent] or self.truncations[agent]
         )
         return {
-            "observation": self.encoding.observe(self.game_state, seat),
+            "observation": (
+                self.encoding.observe(self.game_state, seat)
+                if derived
+                else self.encoding.observe_underived(self.game_state, seat)
+            ),
             "action_mask": (self._mask if acting else self._no_moves).copy(),
         }
 

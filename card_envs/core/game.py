@@ -211,6 +211,12 @@ class Encoding(ABC, Generic[State]):
         self.encode(state, seat, views)
         return buffer.copy()
 
+    def observe_underived(self, state: State, seat: int) -> np.ndarray:
+        """:meth:`observe` with the pieces derived from the rest for networks left at 0
+        (``sequitur_v1``'s ``action_values``, which costs most of its observation): what a
+        scripted agent that never reads them needs. Where nothing is derived, :meth:`observe`."""
+        return self.observe(state, seat)
+
 
 class SparseEncoding(Encoding[State]):
     """An encoding for hot paths: list the non-zero entries by flat index and write them with

@@ -342,6 +342,9 @@ class SequiturEncodingV1(SequiturEncoding):
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         return self._with_values(super().observe_reference(state, seat), state, seat)
 
+    def observe_underived(self, state: SequiturState, seat: int) -> np.ndarray:
+        return super().observe(state, seat)
+
     def _with_values(self, buffer: np.ndarray, state: SequiturState, seat: int) -> np.ndarray:
         self._values.write(state, seat, buffer[self._values_at :])
         return buffer
