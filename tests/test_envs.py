@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
 from card_envs import make
+from card_envs.agents.match import decisions
 from card_envs.core.errors import IllegalActionError
 from card_envs.core.game import win_rewards
 from card_envs.registry import env_module
@@ -225,3 +226,27 @@ def test_resampling_changes_hidden_cards(name, num_players):
 
 def test_docs_match_the_code():
     assert stale_pages() == [], "run `card-envs docs` to regenerate the tables"
+
+
+DERIVED = {"sequitur_v1": ("action_values",)}  # the pieces an encoding derives for networks
+
+
+@cases
+def test_an_observation_without_derived_pieces_differs_only_in_them(name, num_players):
+    """``observe(agent, derived=False)`` zeroes the derived pieces and keeps every other entry;
+    an env that derives none gives its plain observation."""
+    env = make(name, num_players=num_players)
+    spec = env.describe().obs_spec
+    index = spec.views(np.arange(spec.size))
+    derived = np.zeros(spec.size, bool)
+    for piece in DERIVED.get(name, ()):
+        derived[index[piece].ravel()] = True
+    env.reset(seed=0)
+    for step, (agent, seen) in enumerate(decisions(env)):
+        plain = env.observe(agent, derived=False)
+        assert np.array_equal(plain["observation"][~derived], seen["observation"][~derived])
+        assert not plain["observation"][derived].any()
+        assert np.array_equal(plain["action_mask"], seen["action_mask"])
+        if step == 200:
+            break
+        env.step(int(np.flatnonzero(seen["action_mask"])[-1]))

@@ -146,14 +146,6 @@ def test_an_observation_without_derived_pieces_lacks_only_the_values(num_players
     assert valued > 20
 
 
-def test_other_games_derive_nothing():
-    env = make("seals_v0")
-    env.reset(seed=0)
-    for name, seen in decisions(env):
-        assert np.array_equal(env.observe(name, derived=False)["observation"], seen["observation"])
-        env.step(int(np.flatnonzero(seen["action_mask"])[0]))
-
-
 def test_collection_against_heuristics_is_the_same_without_their_values(monkeypatch):
     """The collector hands the heuristic seats observations without ``action_values``; the
     rollout is the one it makes when they get the full observation."""
