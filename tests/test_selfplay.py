@@ -262,9 +262,11 @@ def test_update_equals_maskableppo_train():
         torch.testing.assert_close(policy.state_dict()[key], value, rtol=1e-4, atol=1e-6)
 
 
-def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path, workers):
     """``card-envs train GAME --selfplay`` at toy size: progress, evaluations, and a safe
-    checkpoint of a network without an advisor, which plays legal moves."""
+    checkpoint of a network without an advisor, which plays legal moves; with its tables in
+    this process or shared out between two collector workers."""
     from card_envs.agents.match import play_game
     from card_envs.agents.policy import load_policy_agent, metadata_path
     from card_envs.training.cli import main
@@ -273,9 +275,11 @@ def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path):
     flags = ["--players", "2", "--selfplay", "--timesteps", "600", "--tables", "4"]
     flags += ["--rollout", "256", "--batch-size", "128", "--width", "16", "--eval-games", "4"]
     flags += ["--snapshot-every", "300", "--eval-every", "300", "--out", str(out)]
+    flags += ["--collect-workers", str(workers)]
     assert main(["seals_v0", *flags, "--logdir", str(tmp_path / "runs")]) == 0
     meta = json.loads(metadata_path(out).read_text())
     assert meta["policy"]["advisor"] is None and meta["config"]["tables"] == 4
+    assert meta["config"]["collect_workers"] == workers
     steps = [row["timesteps"] for row in meta["evaluations"]]
     assert len(steps) >= 2 and steps == sorted(steps) and steps[-1] >= 600
     (run,) = (tmp_path / "runs").iterdir()

@@ -152,6 +152,8 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
         (["--resume", "x.safetensors", "--warm-start", "heuristic"], "takes no --warm-start"),
         (["--advisor", "heuristic"], "observation alone: no advisor"),
         (["--reward-mode", "points"], "--reward-mode 'points': one of win, score"),
+        (["--collect-workers", "0"], "--collect-workers 0: from 1 to the 64 tables"),
+        (["--collect-workers", "3", "--tables", "2"], "--collect-workers 3: from 1 to the 2"),
     ],
 )
 def test_selfplay_refuses_bad_starts(tmp_path, flags, message):

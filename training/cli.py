@@ -63,6 +63,8 @@ HELP: dict[str, str] = {
     "eval_every": "steps between held-out evaluations (each saves a zip in the run folder)",
     "eval_games": "games per held-out evaluation, against each of random and heuristic",
     "tables": "games stepped in lockstep, one forward pass per policy per tick",
+    "collect_workers": "processes the tables are shared out between, one core each (1: the "
+    "training process; the update stays in it)",
     "rollout": "learner decisions per update",
     "gae_lambda": "GAE's lambda over each seat's trajectory",
     "reward_mode": "the env's rewards the learner is trained on: 'win' (the game's result) or "
@@ -189,14 +191,19 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
-    """Refuse what self-play cannot do: an advisor, a reward mode the envs do not have (before
-    a run folder is made), or a resume that is not a pure network's ``.safetensors`` or that is
-    combined with a warm start."""
+    """Refuse what self-play cannot do (before a run folder is made): an advisor, a reward mode
+    the envs do not have, collector workers without a table each, or a resume that is not a
+    pure network's ``.safetensors`` or that is combined with a warm start."""
     if config["advisor"] is not None:
         raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
     if config["reward_mode"] not in REWARD_MODES:
         raise ValueError(
             f"--reward-mode {config['reward_mode']!r}: one of {', '.join(REWARD_MODES)}"
+        )
+    workers, tables = config["collect_workers"], config["tables"]
+    if not 1 <= workers <= tables:
+        raise ValueError(
+            f"--collect-workers {workers}: from 1 to the {tables} tables they share out"
         )
     if resume is None:
         return

@@ -52,6 +52,7 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
     "max_minutes": 0.0,
     "advisor": None,  # self-play trains a network that acts on the observation alone
     "tables": 64,  # games stepped in lockstep; one forward pass per policy per tick
+    "collect_workers": 1,  # processes the tables are shared out between (1: this one)
     "rollout": 8192,  # learner decisions per update
     "width": 64,  # Sequitur: 0.225 of the engine at 64, 0.187 at 128 (Seamless 0.296, 0.243)
     "torch_threads": 1,

@@ -235,6 +235,14 @@ class SelfPlayCollector:
         table.open = [None] * self.info.num_players
         table.early = [0.0] * self.info.num_players
 
+    def add_snapshot(self, policy: Policy) -> None:
+        """A frozen copy of ``policy`` into the pool (as every worker of
+        :class:`~card_envs.training.selfplay_workers.CollectorWorkers` does)."""
+        self.pool.add(policy)
+
+    def close(self) -> None:
+        """Nothing to release in one process (``CollectorWorkers`` ends its processes)."""
+
     def collect(self, policy: Policy, samples: int) -> Rollout:
         """Step every table until ``samples`` learner decisions have closed; those are the
         rollout (the env steps and games counted are the ones this call played)."""

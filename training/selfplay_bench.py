@@ -63,7 +63,7 @@ def aec_steps_per_s(game: str, players: int, seconds: float) -> float:
 def train_steps_per_s(config: dict[str, Any], seconds: float) -> float:
     """Env steps per CPU second of self-play training cycles (collection and update)."""
     trainer = SelfPlayTrainer(config)
-    trainer.pool.add(trainer.policy)
+    trainer.collector.add_snapshot(trainer.policy)
     trainer.cycle()  # untimed: first calls, and the tables' games under way
     steps, cycles = 0, 0
     started = time.process_time()

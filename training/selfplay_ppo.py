@@ -41,6 +41,7 @@ from card_envs.training.selfplay import (
     legal_log_probs,
     values,
 )
+from card_envs.training.selfplay_workers import CollectorWorkers
 
 # Observation pieces that hold one value per action id: where one ends the vector, the policy
 # adds it to its logits.
@@ -164,18 +165,7 @@ class SelfPlayTrainer:
     def __init__(self, config: dict[str, Any]):
         torch.set_num_threads(config["torch_threads"])
         self.config = config
-        share = config["opponent_share"]
-        self.pool = SnapshotPool(config["pool_size"], config["snapshot_share"], share)
-        self.collector = SelfPlayCollector(
-            config["env"],
-            self.pool,
-            config["tables"],
-            config["num_players"],
-            seed=config["seed"],
-            gae_lambda=config["gae_lambda"],
-            opponent=config["opponent_kind"] if share else None,
-            reward_mode=config["reward_mode"],
-        )
+        self.collector = new_collector(config)
         self.info = self.collector.info
         self.policy = new_policy(
             self.info, config["width"], config["learning_rate"], config["seed"]
@@ -218,13 +208,40 @@ class SelfPlayTrainer:
         self.samples += len(rollout.slots)
         while self.env_steps >= self.next_snapshot:
             self.next_snapshot += self.config["snapshot_every"]
-            self.pool.add(self.policy)
+            self.collector.add_snapshot(self.policy)
         return {
             **stats,
             "env_steps": rollout.env_steps,
             "samples": len(rollout.slots),
             "games": rollout.games,
         }
+
+
+def new_collector(config: dict[str, Any]) -> SelfPlayCollector | CollectorWorkers:
+    """The trainer's tables: in this process, or shared out between ``collect_workers``
+    processes (:mod:`card_envs.training.selfplay_workers`)."""
+    share = config["opponent_share"]
+    pool = (config["pool_size"], config["snapshot_share"], share)
+    options = {
+        "num_players": config["num_players"],
+        "gae_lambda": config["gae_lambda"],
+        "opponent": config["opponent_kind"] if share else None,
+        "reward_mode": config["reward_mode"],
+    }
+    if config["collect_workers"] < 1:
+        raise ValueError(f"collect workers must be at least 1, not {config['collect_workers']}")
+    if config["collect_workers"] > 1:
+        return CollectorWorkers(
+            config["env"],
+            pool,
+            config["tables"],
+            config["collect_workers"],
+            config["seed"],
+            **options,
+        )
+    return SelfPlayCollector(
+        config["env"], SnapshotPool(*pool), config["tables"], seed=config["seed"], **options
+    )
 
 
 Best = tuple[float, int, dict[str, torch.Tensor]]  # win share vs the heuristic, env steps, weights
@@ -250,7 +267,10 @@ def train_selfplay(
         trainer, cloning, history = SelfPlayTrainer(config), {}, []
         if config["warm_start"]:
             cloning, start = warm_start(trainer, run_dir / "clone.safetensors")
-    history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
+    try:
+        history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
+    finally:
+        trainer.collector.close()
     trainer.policy.load_state_dict(best[2])
     extra = {} if resume is None else {"resumed_from": str(resume)}
     return save_trained(
