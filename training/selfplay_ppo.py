@@ -265,9 +265,9 @@ def train_selfplay(
         trainer, cloning, history, start = resumed(config, resume)
     else:
         trainer, cloning, history = SelfPlayTrainer(config), {}, []
-        if config["warm_start"]:
+    try:  # the collector's workers end however the run does
+        if resume is None and config["warm_start"]:
             cloning, start = warm_start(trainer, run_dir / "clone.safetensors")
-    try:
         history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
     finally:
         trainer.collector.close()

@@ -7,8 +7,8 @@ share of the rollout's decisions and computes their advantages over its own seat
 trajectories (no trajectory spans two processes), so a merged rollout means what one
 collector's means: the same credit, the same GAE, the same pool. It is exactly the
 concatenation of what in-process collectors with the workers' seeds and tables would return
-(``tests/test_selfplay.py``). Deterministic for a seed and a worker count; another count deals
-other games.
+(``tests/test_selfplay_workers.py``). Deterministic for a seed and a worker count; another
+count deals other games.
 
 The update stays in the training process, between collections: the cores collect, then one
 updates. Weights and rollouts travel as pickled bytes (by value: a tensor is never shared).
@@ -16,6 +16,7 @@ updates. Weights and rollouts travel as pickled bytes (by value: a tensor is nev
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import pickle
 import traceback
@@ -25,13 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from card_envs.training.selfplay import (
-    Policy,
-    Rollout,
-    SelfPlayCollector,
-    SnapshotPool,
-    pad_rows,
-)
+from card_envs.training.selfplay import Policy, Rollout, SelfPlayCollector, SnapshotPool
 
 
 def worker_seeds(seed: int, workers: int) -> list[int]:
@@ -48,7 +43,11 @@ def split(total: int, parts: int) -> list[int]:
 
 def merge(rollouts: list[Rollout]) -> Rollout:
     """The rollouts' decisions in one, worker after worker (each keeps its own advantages)."""
-    legal, valid = pad_rows([row for rollout in rollouts for row in _legal_rows(rollout)])
+    widest = max(rollout.legal.shape[1] for rollout in rollouts)
+    legal, valid = (
+        np.concatenate([_widened(getattr(rollout, key), widest) for rollout in rollouts])
+        for key in ("legal", "valid")
+    )
     joined = {
         key: np.concatenate([getattr(rollout, key) for rollout in rollouts])
         for key in ("observations", "slots", "log_probs", "values", "rewards", "advantages")
@@ -63,8 +62,9 @@ def merge(rollouts: list[Rollout]) -> Rollout:
     )
 
 
-def _legal_rows(rollout: Rollout) -> list[np.ndarray]:
-    return [ids[keep] for ids, keep in zip(rollout.legal, rollout.valid, strict=True)]
+def _widened(padded: np.ndarray, width: int) -> np.ndarray:
+    """A ``legal_index``-layout array padded on the right to ``width`` (id 0, or False)."""
+    return np.pad(padded, ((0, 0), (0, width - padded.shape[1])))
 
 
 class CollectorWorkers:
@@ -103,7 +103,11 @@ class CollectorWorkers:
             theirs.close()
             self._pipes.append(ours)
             self._processes.append(process)
-        self.info = self._answers()[0]
+        try:
+            self.info = self._answers()[0]
+        except RuntimeError:  # one worker could not start: end the others too
+            self.close()
+            raise
         self._sent: Policy | None = None  # the policy object the workers hold a copy of
 
     def collect(self, policy: Policy, samples: int) -> Rollout:
@@ -123,7 +127,8 @@ class CollectorWorkers:
 
     def close(self) -> None:
         for pipe in self._pipes:
-            pipe.send(("close",))
+            with contextlib.suppress(OSError):  # that worker has ended already
+                pipe.send(("close",))
             pipe.close()
         for process in self._processes:
             process.join(timeout=10)
@@ -132,8 +137,7 @@ class CollectorWorkers:
     def _sync(self, policy: Policy) -> None:
         """The workers' copy of ``policy``: whole the first time, its weights after."""
         if self._sent is not None and policy is self._sent:
-            weights = {key: value.detach().clone() for key, value in policy.state_dict().items()}
-            self._broadcast(("weights", pickle.dumps(weights)))
+            self._broadcast(("weights", pickle.dumps(policy.state_dict())))
         else:
             self._broadcast(("policy", pickle.dumps(policy)))
             self._sent = policy
