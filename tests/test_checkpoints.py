@@ -82,10 +82,10 @@ SHIPPED_PPO_PLAY = {
         "games": "4f745256980d8746",
         "inputs": "6bd5bf4ed1da5f27",
     },
-    "sequitur_v1": {  # the network of 2026-12-02 (two in three opponents learning seats)
-        "game": "16d0de54b9964a31",
-        "games": "d2030ac60a32b031",
-        "inputs": "322ffcc04d3f0e44",
+    "sequitur_v1": {  # the network of 2026-12-02 (self-play only, every seat learning)
+        "game": "3efc7fadcde11b60",
+        "games": "88f02666c6e63120",
+        "inputs": "1ee39475de51960d",
     },
     "unfortunate_events_v0": {
         "game": "88bddfc09a91df75",
