@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
+import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing.pool import Pool
+from typing import Any, TypeVar
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -16,6 +20,8 @@ from card_envs.agents.base import Agent
 from card_envs.core.env import CardEnv
 
 Observation = dict[str, np.ndarray]
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True)
@@ -98,16 +104,35 @@ def win_share(
     opponent: str = "random",
     games: int = 100,
     first_seed: int = 0,
+    workers: int = 1,
     **options: Any,
 ) -> float:
     """Win share of ``kind`` in one seat (rotated game by game) against ``opponent`` in the
-    others, on deals seeded ``first_seed`` onwards; a shared win counts 1/k, a truncated game 0."""
+    others, on deals seeded ``first_seed`` onwards; a shared win counts 1/k, a truncated game 0.
+    With ``workers`` the games are shared out between processes (``kind`` must pickle) and the
+    share is the same bit for bit."""
+    deals = range(first_seed, first_seed + games)
+    chunks = [deals[start : start + 10] for start in range(0, games, 10)]
+    job = functools.partial(_seat_shares, env_name, num_players, kind, opponent, options)
+    shares = [share for part in in_processes(job, chunks, workers) for share in part]
+    return sum(shares, 0.0) / games
+
+
+def _seat_shares(
+    env_name: str,
+    num_players: int,
+    kind: str | Callable[[Any, int], Agent],
+    opponent: str,
+    options: dict[str, Any],
+    deals: range,
+) -> list[float]:
+    """What ``kind``'s seat won on each of ``deals`` (``win_share``'s games)."""
     from card_envs.agents import make_agent
 
     env = make(env_name, num_players=num_players, **options)
     info = env.describe()
-    share = 0.0
-    for game in range(first_seed, first_seed + games):
+    shares = []
+    for game in deals:
         seat = game % num_players
         agents = [
             (make_agent(kind, info, game * 31 + s) if isinstance(kind, str) else kind(info, s))
@@ -116,5 +141,32 @@ def win_share(
             for s in range(num_players)
         ]
         winners = play_game(env, agents, seed=game).winners
-        share += (seat in winners) / max(len(winners), 1)
-    return share / games
+        shares.append((seat in winners) / max(len(winners), 1))
+    return shares
+
+
+def in_processes(
+    function: Callable[[Item], Result], items: Iterable[Item], workers: int = 1
+) -> Iterator[Result]:
+    """``function`` over ``items``, results in order: here with ``workers`` 1, else in that many
+    processes (``function`` and the items must pickle), each with one torch thread."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    if workers == 1:
+        yield from map(function, items)
+        return
+    with process_pool(workers) as pool:
+        yield from pool.imap(function, items)
+
+
+def process_pool(workers: int) -> Pool:
+    """A pool of ``workers`` processes started from a fresh server (no inherited torch
+    threads), each on one thread: a game's forward passes are tiny and threads only contend."""
+    context = multiprocessing.get_context("forkserver")
+    return context.Pool(workers, initializer=one_thread_each)
+
+
+def one_thread_each() -> None:
+    """Runs in each worker before any import of torch (or numpy's BLAS) can start threads."""
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")

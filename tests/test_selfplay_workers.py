@@ -1,18 +1,27 @@
 """Collector workers (``--collect-workers``): the tables shared out between processes collect
 exactly what in-process collectors with the workers' seeds and tables collect, snapshots
-included, and a bad setting or a worker's failure is an error that names it."""
+included, and a bad setting or a worker's failure is an error that names it. The same workers
+count shares out the warm start's demonstrations and the evaluations, which stay the same bit
+for bit."""
 
 from __future__ import annotations
 
 import copy
+import functools
+from dataclasses import astuple
 
 import numpy as np
 import pytest
 import torch
 
+from card_envs import make
+from card_envs.agents import make_agent
+from card_envs.agents.match import in_processes
+from card_envs.training.imitation import collect_demonstrations
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool
 from card_envs.training.selfplay_ppo import new_policy
 from card_envs.training.selfplay_workers import CollectorWorkers, merge, split, worker_seeds
+from card_envs.training.train_ppo import evaluate
 
 POOL = (4, 0.5, 0.33)  # size, snapshot share, heuristic share
 KEYS = ("observations", "legal", "valid", "slots", "log_probs", "values", "rewards")
@@ -124,3 +133,27 @@ def test_a_workers_failure_is_raised_with_its_cause():
             workers.collect(None, 1)
     finally:
         workers.close()
+
+
+@pytest.mark.parametrize("student", [None, functools.partial(make_agent, "random")])
+def test_demonstrations_in_workers_are_the_rows_of_one_process(student):
+    here = collect_demonstrations("seamless_v0", 4, 30, student, progress=False)
+    shared = collect_demonstrations("seamless_v0", 4, 30, student, progress=False, workers=2)
+    assert len(here.actions) > 30 * 40
+    for mine, theirs in zip(astuple(here), astuple(shared), strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+
+
+def test_an_evaluation_in_workers_is_the_same_share_bit_for_bit():
+    policy = new_policy(make("seamless_v0").describe(), 16, 3e-4, 0)
+    policy.set_training_mode(False)
+    trained(policy)
+    here = evaluate(policy, "seamless_v0", 4, "random", 33, 10_000)
+    assert 0 < here < 1
+    assert evaluate(policy, "seamless_v0", 4, "random", 33, 10_000, workers=2) == here
+
+
+def test_in_processes_keeps_the_order_and_refuses_no_workers():
+    assert list(in_processes(abs, range(-40, 0), 2)) == list(range(40, 0, -1))
+    with pytest.raises(ValueError, match="workers must be at least 1, not 0"):
+        list(in_processes(abs, [1], 0))

@@ -9,8 +9,9 @@ trains to beat it. The demonstrations come from the same seats and observations 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import torch
@@ -18,7 +19,7 @@ from tqdm import tqdm
 
 from card_envs import make
 from card_envs.agents import Agent, make_agent
-from card_envs.agents.match import play_game
+from card_envs.agents.match import in_processes, play_game
 from card_envs.agents.policy import with_advice
 from card_envs.core.env import EnvInfo
 
@@ -32,6 +33,9 @@ class Demonstrations:
     masks: np.ndarray  # bool (rows, actions)
     actions: np.ndarray  # int64 (rows,)
     returns: np.ndarray  # float32 (rows,)
+
+
+_COLUMNS = [column.name for column in fields(Demonstrations)]
 
 
 class _Labelled(Agent):
@@ -61,17 +65,41 @@ def collect_demonstrations(
     first_seed: int = 1_000_000,
     advised: bool = False,
     progress: bool = True,
+    workers: int = 1,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat and record its every decision; with a
     ``student`` (an agent factory), the student plays one seat (rotated) and the teacher labels
     what it sees there. ``advised`` records observations with the teacher's move appended
     (:func:`card_envs.agents.policy.with_advice`), for a policy trained with the teacher as
-    advisor."""
+    advisor. With ``workers`` the games are shared out between processes (``student`` must
+    pickle); the rows are the same, in the same order."""
+    chunks = [range(start, min(start + 25, games)) for start in range(0, games, 25)]
+    job = functools.partial(
+        _demonstrations, env_name, num_players, student, teacher, first_seed, advised
+    )
+    parts = []
+    with tqdm(total=games, desc="demonstrations", disable=not progress) as bar:
+        for chunk, part in zip(chunks, in_processes(job, chunks, workers), strict=True):
+            parts.append(part)
+            bar.update(len(chunk))
+    return concatenate(parts)
+
+
+def _demonstrations(
+    env_name: str,
+    num_players: int,
+    student: Callable[[EnvInfo, int], Agent] | None,
+    teacher: str,
+    first_seed: int,
+    advised: bool,
+    games: range,
+) -> Demonstrations:
+    """The rows of ``games`` (indices into :func:`collect_demonstrations`' games)."""
     env = make(env_name, num_players=num_players)
     info = env.describe()
     rows: list[tuple] = []
     returns: list[float] = []
-    for game in tqdm(range(games), desc="demonstrations", disable=not progress):
+    for game in games:
         seed = first_seed + game
         student_seat = game % num_players if student is not None else -1
         seats = [
@@ -98,8 +126,13 @@ def collect_demonstrations(
 
 def merge(first: Demonstrations, second: Demonstrations) -> Demonstrations:
     """DAgger's aggregate: every row of both."""
+    return concatenate([first, second])
+
+
+def concatenate(parts: list[Demonstrations]) -> Demonstrations:
+    """The parts' rows in order (their arrays are read, not copied first as ``astuple`` would)."""
     return Demonstrations(
-        *(np.concatenate(pair) for pair in zip(astuple(first), astuple(second), strict=True))
+        *(np.concatenate([getattr(part, name) for part in parts]) for name in _COLUMNS)
     )
 
 

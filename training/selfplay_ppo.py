@@ -297,7 +297,11 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
 
     config, started = trainer.config, time.perf_counter()
     demos = collect_demonstrations(
-        config["env"], config["num_players"], config["clone_games"], teacher=config["warm_start"]
+        config["env"],
+        config["num_players"],
+        config["clone_games"],
+        teacher=config["warm_start"],
+        workers=config["collect_workers"],  # the collectors idle meanwhile
     )
     fit = clone(
         trainer.policy,

@@ -17,6 +17,7 @@ from a run folder's zip (its optimizer; unpickled, so only with ``--trust-checkp
 from __future__ import annotations
 
 import copy
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -56,13 +57,13 @@ def evaluate(
     games: int,
     first_seed: int,
     advisor: str | None = None,
+    workers: int = 1,
 ) -> float:
-    """Win share of the policy in one seat (rotated) against ``opponent`` in the others."""
-
-    def policy(info, seat: int) -> PolicyAgent:
-        return PolicyAgent(model, info, seat, advisor)
-
-    return win_share(game, num_players, policy, opponent, games, first_seed)
+    """Win share of the policy in one seat (rotated) against ``opponent`` in the others; with
+    ``workers``, in that many processes (the model must pickle: a policy does, an SB3 model with
+    its envs does not)."""
+    policy = functools.partial(PolicyAgent, model, advisor=advisor)  # (info, seat) -> agent
+    return win_share(game, num_players, policy, opponent, games, first_seed, workers)
 
 
 class TrainingMonitor(BaseCallback):
@@ -124,6 +125,7 @@ def evaluations(model: MaskablePPO, config: dict[str, Any]) -> dict[str, float]:
             config["eval_games"],
             seed,
             config["advisor"],
+            config.get("collect_workers", 1),  # self-play's: its collectors idle meanwhile
         )
         for opponent, seed in EVAL_SEEDS.items()
     }

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -29,7 +28,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from card_envs.agents import TRAINED_KINDS, Agent, agent_kinds, make_agent
-from card_envs.agents.match import GameResult, play_game
+from card_envs.agents.match import GameResult, play_game, process_pool
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.records import append_record, record_game
 from card_envs.registry import make
@@ -334,8 +333,7 @@ class Workers:
         """Each task's result and CPU seconds, in task order."""
         if self.count == 1:
             return _in_this_process(tasks)
-        context = multiprocessing.get_context("forkserver")
-        self.pool = self.pool or context.Pool(self.count, initializer=_one_thread_each)
+        self.pool = self.pool or process_pool(self.count)
         return self.pool.imap(play_timed, tasks)  # one at a time: no worker idles at the end
 
 
@@ -354,12 +352,6 @@ def _in_this_process(tasks: Sequence[Task]) -> Iterator[Played]:
     finally:
         if saved is not None:
             sys.modules["torch"].set_num_threads(saved)
-
-
-def _one_thread_each() -> None:
-    """Runs in each worker before any import of torch (or numpy's BLAS) can start threads."""
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(variable, "1")
 
 
 # -- progress -----------------------------------------------------------------------------------
