@@ -22,6 +22,7 @@ from card_envs.agents import Agent, make_agent
 from card_envs.agents.match import in_processes, play_game
 from card_envs.agents.policy import with_advice
 from card_envs.core.env import EnvInfo
+from card_envs.training.selfplay import legal_index, legal_log_probs, values
 
 
 @dataclass
@@ -163,7 +164,7 @@ def clone(
     for _ in tqdm(range(epochs), desc="cloning", disable=not progress):
         for batch in torch.randperm(rows, generator=generator).split(batch_size):
             obs, mask, action, target = (tensor[batch] for tensor in tensors)
-            loss = _loss(policy, obs, mask, action, target, smoothing)
+            loss = _loss(policy, obs, mask.numpy(), action, target, smoothing)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -171,12 +172,15 @@ def clone(
     return _fit_report(policy, tensors)
 
 
-def _loss(policy, obs, mask, action, target, smoothing: float) -> torch.Tensor:
-    log_probs = policy.get_distribution(obs, action_masks=mask).distribution.logits
-    chosen = log_probs.gather(1, action[:, None]).squeeze(1)
-    legal_mean = (log_probs * mask).sum(1) / mask.sum(1)
+def _loss(policy, obs, mask: np.ndarray, action, target, smoothing: float) -> torch.Tensor:
+    """Over each row's legal moves only, as the self-play update computes them: MaskablePPO's
+    distribution over all 2,210 of Sequitur's ids made the step 3x slower for the same loss."""
+    legal, valid = (torch.from_numpy(array) for array in legal_index(mask))
+    log_probs = legal_log_probs(policy, obs, legal, valid)
+    chosen = log_probs.where((legal == action[:, None]) & valid, 0.0).sum(1)  # the teacher's
+    legal_mean = log_probs.where(valid, 0.0).sum(1) / valid.sum(1)
     actor = -((1 - smoothing) * chosen + smoothing * legal_mean).mean()
-    critic = torch.nn.functional.mse_loss(policy.predict_values(obs).flatten(), target)
+    critic = torch.nn.functional.mse_loss(values(policy, obs), target)
     return actor + 0.5 * critic
 
 

@@ -291,7 +291,9 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
     """Clone ``warm_start``'s moves (``clone_games`` games of it in every seat) into the
     learner and evaluate the clone: the start of RL, and the best so far. The clone is saved
     to ``out`` too, so that other RL settings can start from it (``--resume``) without
-    cloning again."""
+    cloning again. The collectors idle until RL starts, so with ``collect_workers`` the
+    demonstrations and the clone's evaluations take that many processes and the fit that many
+    torch threads."""
     from card_envs.training.imitation import clone, collect_demonstrations
     from card_envs.training.train_ppo import evaluations, save_trained
 
@@ -303,13 +305,18 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
         teacher=config["warm_start"],
         workers=config["collect_workers"],  # the collectors idle meanwhile
     )
-    fit = clone(
-        trainer.policy,
-        demos,
-        epochs=config["clone_epochs"],
-        smoothing=config["clone_smoothing"],
-        seed=config["seed"],
-    )
+    threads = torch.get_num_threads()
+    torch.set_num_threads(max(threads, config["collect_workers"]))  # the idle collectors' cores
+    try:
+        fit = clone(
+            trainer.policy,
+            demos,
+            epochs=config["clone_epochs"],
+            smoothing=config["clone_smoothing"],
+            seed=config["seed"],
+        )
+    finally:
+        torch.set_num_threads(threads)
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
     print(json_line({"cloned": config["warm_start"], **row}), end="", flush=True)
     cloning = {"rounds": [row]}
