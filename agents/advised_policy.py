@@ -28,6 +28,14 @@ class AdviceExtractor(FlattenExtractor):
         self.advice = observations[:, -self.num_actions :]
         return super().forward(observations)
 
+    def __getstate__(self) -> dict:
+        """Without the last batch: ``advice`` is a view of it, and pickling the policy (to a
+        collector worker, an evaluation process) would copy that batch's whole storage (the
+        clone's 7 GB of demonstrations once: a run killed for memory)."""
+        state = self.__dict__.copy()
+        state.pop("advice", None)
+        return state
+
 
 class AdvisedPolicy(MaskableActorCriticPolicy):
     """Logits = MLP(observation) + w * advice, ``advice`` the observation's last

@@ -3,6 +3,8 @@ seat to act (docs/sequitur_v1.md), and the policy that adds it to its logits."""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 import torch
@@ -237,3 +239,18 @@ def test_selfplay_refuses_a_checkpoint_without_the_values_weight():
     with pytest.raises(ValueError, match="advice_weight"):
         trainer.start_at(plain, 0)
     assert trainer.env_steps == 0
+
+
+def test_a_pickled_selfplay_policy_leaves_its_last_batch_behind():
+    """The values extractor keeps a view of the batch it last saw; pickling the policy (to a
+    collector worker or an evaluation process) must not copy that batch's storage along."""
+    info = make("sequitur_v1").describe()
+    policy = new_policy(info, 16, 1e-3, seed=0)
+    small = len(pickle.dumps(policy))
+    batch = torch.zeros((4_000, info.obs_spec.size))  # 90 MB
+    with torch.no_grad():
+        policy.predict_values(batch[:2])  # a view of the whole batch's storage
+    assert len(pickle.dumps(policy)) < small + 10_000
+    copy = pickle.loads(pickle.dumps(policy))
+    with torch.no_grad():
+        assert copy.get_distribution(batch[:3]).distribution.probs.shape == (3, info.num_actions)
