@@ -172,6 +172,26 @@ def clone(
     return _fit_report(policy, tensors)
 
 
+def clone_as_configured(
+    policy, demos: Demonstrations, config: dict, threads: int = 1
+) -> dict[str, float]:
+    """:func:`clone` with a training config's ``clone_epochs``, ``clone_smoothing`` and
+    ``seed``, on ``threads`` torch threads at least (the fit alone may use cores the
+    collectors leave idle); the thread count is restored after."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(max(before, threads))
+    try:
+        return clone(
+            policy,
+            demos,
+            epochs=config["clone_epochs"],
+            smoothing=config["clone_smoothing"],
+            seed=config["seed"],
+        )
+    finally:
+        torch.set_num_threads(before)
+
+
 def _loss(policy, obs, mask: np.ndarray, action, target, smoothing: float) -> torch.Tensor:
     """Over each row's legal moves only, as the self-play update computes them: MaskablePPO's
     distribution over all 2,210 of Sequitur's ids made a step 2.2x slower for the same loss."""

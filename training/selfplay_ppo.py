@@ -294,7 +294,7 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
     cloning again. The collectors idle until RL starts, so with ``collect_workers`` the
     demonstrations and the clone's evaluations take that many processes and the fit that many
     torch threads."""
-    from card_envs.training.imitation import clone, collect_demonstrations
+    from card_envs.training.imitation import clone_as_configured, collect_demonstrations
     from card_envs.training.train_ppo import evaluations, save_trained
 
     config, started = trainer.config, time.perf_counter()
@@ -305,18 +305,7 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
         teacher=config["warm_start"],
         workers=config["collect_workers"],  # the collectors idle meanwhile
     )
-    threads = torch.get_num_threads()
-    torch.set_num_threads(max(threads, config["collect_workers"]))  # the idle collectors' cores
-    try:
-        fit = clone(
-            trainer.policy,
-            demos,
-            epochs=config["clone_epochs"],
-            smoothing=config["clone_smoothing"],
-            seed=config["seed"],
-        )
-    finally:
-        torch.set_num_threads(threads)
+    fit = clone_as_configured(trainer.policy, demos, config, threads=config["collect_workers"])
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
     print(json_line({"cloned": config["warm_start"], **row}), end="", flush=True)
     cloning = {"rounds": [row]}

@@ -42,7 +42,7 @@ from card_envs.agents.policy import (
     read_metadata,
 )
 from card_envs.training.config import SELF
-from card_envs.training.imitation import clone, collect_demonstrations, merge
+from card_envs.training.imitation import clone_as_configured, collect_demonstrations, merge
 from card_envs.training.policy import check_out, save_policy
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
@@ -209,13 +209,7 @@ def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
             seed = 2_000_000 + round_ * games
             more = collect_demonstrations(env, players, games, student, teacher, seed, advised)
             demos = merge(demos, more)
-        fit = clone(
-            model.policy,
-            demos,
-            epochs=config["clone_epochs"],
-            smoothing=config["clone_smoothing"],
-            seed=config["seed"],
-        )
+        fit = clone_as_configured(model.policy, demos, config)
         rounds.append({"rows": len(demos.actions), **fit, **evaluations(model, config)})
         tqdm.write(f"cloning round {round_}: {rounds[-1]}")
     return {"rounds": rounds}
