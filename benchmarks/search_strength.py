@@ -95,6 +95,7 @@ class Row:
     ms_mean: float
     ms_max: float
     seconds: float
+    deal_wins: tuple[float, ...]  # seat-games won on each deal, so that runs can be pooled
 
 
 def measure(
@@ -127,6 +128,7 @@ def measure(
         1000 * float(np.mean(decision_times)),
         1000 * float(np.max(decision_times)),
         time.perf_counter() - started,
+        tuple(wins),
     )
 
 

@@ -43,6 +43,7 @@ def test_each_table_is_the_arenas_game_with_the_searcher_clocked():
 def test_a_row_against_random_players_plays_a_quarter_of_the_deals(cheap_search):
     row = strength.measure("seals_v0", "ismcts", 4, "random", deals=4, seed=0, workers=1)
     assert (row.iterations, row.deals, row.games) == (8, 1, 4)
+    assert len(row.deal_wins) == 1 and sum(row.deal_wins) / 4 == row.win_share
     low, high = row.interval
     assert 0 <= low <= row.win_share <= high <= 1
     assert row.ms_max >= row.ms_mean > 0
