@@ -24,11 +24,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from card_envs import make
-from card_envs.agents import make_agent
 from card_envs.agents.builtin import SEARCH_KINDS
 from card_envs.agents.match import in_processes, play_game
 from card_envs.core.env import CardEnv
-from card_envs.tools.arena import LOPSIDED_SHARE, Lineup, Task, make_tasks
+from card_envs.tools.arena import LOPSIDED_SHARE, Lineup, Task, make_tasks, seat_table
 from card_envs.tools.stats import deal_interval
 
 GAMES = ("seamless_v0", "seals_v0", "seers_catalog_v0", "unfortunate_events_v0", "sequitur_v1")
@@ -66,15 +65,9 @@ class Table:
 
 
 def play_table(task: Task) -> Table:
-    """The task's game with entry 0 (the searcher) clocked; the arena's seeds, unchanged."""
-    env = make(task.env_name, num_players=task.num_players)
-    info = env.describe()
+    """The task's game with entry 0 (the searcher) clocked; the arena's agents and seeds."""
+    env, agents = seat_table(task)
     searcher = task.kinds.index(next(k for k in task.kinds if k.partition(":")[0] in SEARCH_KINDS))
-    agents = []
-    for kind, seed in zip(task.kinds, task.agent_seeds, strict=True):
-        agent = make_agent(kind, info)
-        agent.reset(seed)
-        agents.append(agent)
     timed = Timed(agents[searcher])
     agents[searcher] = timed  # type: ignore[call-overload]
     winners = play_game(env, agents, seed=task.deal_seed).winners

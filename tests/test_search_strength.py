@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from card_envs.agents.search import Budget, ISMCTSAgent
+from card_envs.tools import arena
 from card_envs.tools.arena import Lineup, make_tasks, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +25,12 @@ SPEC.loader.exec_module(strength)
 
 @pytest.fixture
 def cheap_search(monkeypatch):
-    """ismcts at 2 iterations by default, so a row costs seconds."""
+    """ismcts at 2 iterations by default, so a row costs seconds; the arena's agents built
+    meanwhile are forgotten after, so no other test meets a 2-iteration "ismcts"."""
     monkeypatch.setattr(
         ISMCTSAgent, "default_budget", classmethod(lambda cls, info: Budget(iterations=2))
     )
+    monkeypatch.setattr(arena, "_AGENTS", {})
 
 
 def test_each_table_is_the_arenas_game_with_the_searcher_clocked():

@@ -288,9 +288,9 @@ class Played:
     record: dict[str, Any] | None = None
 
 
-def play_timed(task: Task) -> Played:
-    """One table, timed; depends on nothing but ``task``."""
-    started = time.process_time()
+def seat_table(task: Task) -> tuple[CardEnv, list[Agent]]:
+    """The env and the agent in each seat of ``task``, reseeded for its game (built once per
+    process), as the arena plays them."""
     env = _env(task.env_name, task.num_players)
     agents = [
         _agent(env, kind, task.kinds[:seat].count(kind), task.trust)
@@ -298,6 +298,13 @@ def play_timed(task: Task) -> Played:
     ]
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
+    return env, agents
+
+
+def play_timed(task: Task) -> Played:
+    """One table, timed; depends on nothing but ``task``."""
+    started = time.process_time()
+    env, agents = seat_table(task)
     actions: list[int] = []
     playing = time.process_time()
     on_move = (lambda _agent, action: actions.append(action)) if task.record else None
