@@ -113,6 +113,14 @@ def run(tmp_path, name: str, *flags: str) -> dict:
     return json.loads(metadata_path(out).read_text())
 
 
+def assert_same_weights(one, other) -> None:
+    from safetensors.numpy import load_file
+
+    first, second = load_file(one), load_file(other)
+    assert first.keys() == second.keys()
+    assert all(np.array_equal(first[key], second[key]) for key in first)
+
+
 def test_warm_start_then_selfplay_and_resume(tmp_path):
     """The clone is the start of RL (its evaluation is the best so far and the curve's step 0);
     a resume continues the network from the step it was saved at."""
@@ -128,6 +136,13 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
     kept = json.loads(clone.with_suffix(".json").read_text())
     assert kept["cloning"] == first["cloning"] and kept["best_timesteps"] == 0
     start = first["best_timesteps"]
+    kept_steps = sorted(int(p.stem[5:]) for p in clone.parent.glob("step_*.safetensors"))
+    assert kept_steps == [row["timesteps"] for row in first["evaluations"]]  # each one evaluated
+    last = json.loads((clone.parent / f"step_{kept_steps[-1]}.json").read_text())
+    assert last["evaluations"] == first["evaluations"] and last["best_timesteps"] == kept_steps[-1]
+    # the network kept is the one saved when it was evaluated (the clone when none beat it)
+    kept_file = clone.parent / (f"step_{start}.safetensors" if start else "clone.safetensors")
+    assert_same_weights(tmp_path / "warm.safetensors", kept_file)
     again = run(tmp_path, "again", "--resume", str(tmp_path / "warm.safetensors"),
                 "--timesteps", str(start + 600), "--width", "32")  # fmt: skip
     assert again["resumed_from"] == str(tmp_path / "warm.safetensors")

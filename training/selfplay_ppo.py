@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -251,10 +252,10 @@ def train_selfplay(
     """Train by self-play until ``timesteps`` env steps (every seat's decisions) or
     ``max_minutes``, evaluating every ``eval_every`` steps against random and heuristic seats;
     write the policy that did best against the heuristic to ``out`` with its JSON and PNG.
+    Each network evaluated is kept in ``run_dir`` too (``step_<env steps>.safetensors``), so
+    that a run can be judged again on more deals than its evaluations played, or resumed.
     The network starts from scratch, from a clone of ``warm_start``'s moves, or from the
     ``.safetensors`` ``resume`` names (its record carried on)."""
-    from card_envs.training.train_ppo import save_trained
-
     check_out(out)
     started = time.perf_counter()
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -263,20 +264,43 @@ def train_selfplay(
         trainer, cloning, history, start = resumed(config, resume)
     else:
         trainer, cloning, history = SelfPlayTrainer(config), {}, []
+    extra = {} if resume is None else {"resumed_from": str(resume)}
+
+    def save(path: Path, steps: int, evaluated: list[dict[str, Any]]) -> dict[str, Any]:
+        return save_run(trainer, path, steps, started, cloning, evaluated, extra)
+
+    def keep(steps: int, evaluated: list[dict[str, Any]]) -> None:
+        save(run_dir / f"step_{steps}.safetensors", steps, evaluated)
+
     try:  # the collector's workers end however the run does
         if resume is None and config["warm_start"]:
             cloning, start = warm_start(trainer, run_dir / "clone.safetensors")
-        history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start)
+        history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start, keep)
     finally:
         trainer.collector.close()
     trainer.policy.load_state_dict(best[2])
-    extra = {} if resume is None else {"resumed_from": str(resume)}
+    return save(out, best[1], history)
+
+
+def save_run(
+    trainer: SelfPlayTrainer,
+    path: Path,
+    steps: int,
+    started: float,
+    cloning: dict[str, Any],
+    history: list[dict[str, Any]],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    """Save the trainer's network as it is to ``path``, with the run's record: the network of
+    ``steps`` env steps, the evaluations up to it."""
+    from card_envs.training.train_ppo import save_trained
+
     return save_trained(
         trainer.policy,
-        out,
-        config,
+        path,
+        trainer.config,
         None,
-        best[1],
+        steps,
         started,
         cloning,
         history,
@@ -353,10 +377,12 @@ def run_cycles(
     progress: Path,
     history: list[dict[str, Any]],
     best: Best | None = None,
+    keep: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Best]:
     """Cycles until ``timesteps`` or ``max_minutes``, each logged to ``progress`` (a JSON line);
     the evaluations (added to ``history``), and the best against the heuristic (starting from
-    ``best``, the warm start's or the resumed checkpoint's)."""
+    ``best``, the warm start's or the resumed checkpoint's). ``keep(steps, history)`` is called
+    after each evaluation, the network as evaluated."""
     from card_envs.training.train_ppo import evaluations
 
     config = trainer.config
@@ -376,6 +402,8 @@ def run_cycles(
             scores = evaluations(trainer.policy, config)
             history.append({"timesteps": trainer.env_steps, **scores})
             print(json_line(history[-1]), end="", flush=True)
+            if keep is not None:
+                keep(trainer.env_steps, history)
             if best is None or scores["vs_heuristic"] >= best[0]:
                 best = (scores["vs_heuristic"], trainer.env_steps, snapshot_weights(trainer.policy))
     assert best is not None  # the last cycle evaluates
