@@ -257,7 +257,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``card-envs train`` and ``card-envs export-checkpoint``."""
+    """Register ``card-envs train``, ``card-envs export-checkpoint`` and ``card-envs
+    select-checkpoint``."""
+    from card_envs.training import select_checkpoint
+
+    select_checkpoint.add_parser(subparsers)
     parser = subparsers.add_parser(
         "train", help="train a MaskablePPO agent: clone the heuristic, then PPO self-play"
     )
