@@ -12,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 from test_selfplay_training import assert_same_weights, run
 
 from card_envs.tools.arena import Workers
-from card_envs.training.select_checkpoint import candidates, judge, select
+from card_envs.tools.select_checkpoint import candidates, judge, select
 
 
 @pytest.fixture(scope="module")

@@ -257,11 +257,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: Any) -> None:
-    """Register ``card-envs train``, ``card-envs export-checkpoint`` and ``card-envs
-    select-checkpoint``."""
-    from card_envs.training import select_checkpoint
-
-    select_checkpoint.add_parser(subparsers)
+    """Register ``card-envs train`` and ``card-envs export-checkpoint``."""
     parser = subparsers.add_parser(
         "train", help="train a MaskablePPO agent: clone the heuristic, then PPO self-play"
     )

@@ -92,8 +92,10 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "select-checkpoint",
         help="judge a self-play run's kept networks in the arena and write the best",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Judge every network a self-play run kept (its clone and each "
+        "step_<n>.safetensors) in the arena, alone against three heuristics on deals of the "
+        "selection's own seed (not the seeds 0-2 agents are reported on), and write the best "
+        "to --out, with every candidate's share in its JSON.",
     )
     parser.add_argument("run_dir", type=Path, help="the run folder (its step_<n>.safetensors)")
     parser.add_argument("--out", type=Path, required=True, help="the .safetensors to write")
