@@ -47,6 +47,7 @@ from card_envs.training.selfplay_workers import CollectorWorkers
 # Observation pieces that hold one value per action id: where one ends the vector, the policy
 # adds it to its logits.
 PER_ACTION_PIECES = ("action_values",)
+KEPT_PREFIX = "step_"  # a run folder's evaluated networks: step_<env steps>.safetensors
 # The rollout's fields a minibatch of the update reads.
 MINIBATCH_FIELDS = ("observations", "legal", "valid", "slots", "log_probs", "advantages", "returns")
 
@@ -270,7 +271,7 @@ def train_selfplay(
         return save_run(trainer, path, steps, started, cloning, evaluated, extra)
 
     def keep(steps: int, evaluated: list[dict[str, Any]]) -> None:
-        save(run_dir / f"step_{steps}.safetensors", steps, evaluated)
+        save(kept_path(run_dir, steps), steps, evaluated)
 
     try:  # the collector's workers end however the run does
         if resume is None and config["warm_start"]:
@@ -280,6 +281,17 @@ def train_selfplay(
         trainer.collector.close()
     trainer.policy.load_state_dict(best[2])
     return save(out, best[1], history)
+
+
+def kept_path(run_dir: Path, steps: int) -> Path:
+    """Where a run keeps the network it evaluated after ``steps`` env steps."""
+    return run_dir / f"{KEPT_PREFIX}{steps}.safetensors"
+
+
+def kept_networks(run_dir: Path) -> list[Path]:
+    """The networks a run kept at its evaluations (:func:`kept_path`), in step order."""
+    paths = run_dir.glob(f"{KEPT_PREFIX}*.safetensors")
+    return sorted(paths, key=lambda path: int(path.stem[len(KEPT_PREFIX) :]))
 
 
 def save_run(

@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.policy import metadata_path
+from card_envs.agents.policy import metadata_path, read_checkpoint_json
 from card_envs.tools.arena import Workers, run_arena
 from card_envs.training.policy import check_out
 
@@ -27,9 +27,10 @@ SELECTION_SEED = 100  # not one of the seeds the shipped agents are reported on 
 
 def candidates(run_dir: Path) -> list[Path]:
     """The networks a run kept, in step order: its clone (step 0), then each evaluated one."""
-    steps = sorted(run_dir.glob("step_*.safetensors"), key=lambda p: int(p.stem[len("step_") :]))
+    from card_envs.training.selfplay_ppo import kept_networks  # torch: not at the CLI's start
+
     clone = run_dir / "clone.safetensors"
-    found = ([clone] if clone.is_file() else []) + steps
+    found = ([clone] if clone.is_file() else []) + kept_networks(run_dir)
     if not found:
         raise FileNotFoundError(
             f"{run_dir} holds no step_<n>.safetensors or clone.safetensors: not a self-play run "
@@ -40,7 +41,7 @@ def candidates(run_dir: Path) -> list[Path]:
 
 def judge(path: Path, deals: int, seed: int, workers: Workers, opponent: str) -> dict[str, Any]:
     """The network's arena result alone against ``opponent`` in every other seat."""
-    meta = json.loads(metadata_path(path).read_text())
+    meta = read_checkpoint_json(path)
     agents = [str(path), *[opponent] * (meta["num_players"] - 1)]
     report = run_arena(meta["env"], agents, meta["num_players"], deals, seed, workers)
     entry = report.agents[0]
@@ -69,9 +70,8 @@ def select(
         for path in candidates(run_dir):
             rows.append(judge(path, deals, seed, pool, opponent))
             print(json.dumps(rows[-1]), flush=True)
-    best = max(range(len(rows)), key=lambda i: (rows[i]["win_rate"], -i))
-    chosen = run_dir / rows[best]["path"]
-    meta = json.loads(metadata_path(chosen).read_text())
+    chosen = run_dir / max(rows, key=lambda row: row["win_rate"])["path"]  # max: the first
+    meta = read_checkpoint_json(chosen)
     meta["selection"] = {
         "deals": deals,
         "seed": seed,
