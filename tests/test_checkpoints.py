@@ -82,10 +82,10 @@ SHIPPED_PPO_PLAY = {
         "games": "4f745256980d8746",
         "inputs": "6bd5bf4ed1da5f27",
     },
-    "sequitur_v1": {  # the network of 2026-12-02 (self-play only, every seat learning)
-        "game": "3efc7fadcde11b60",
-        "games": "88f02666c6e63120",
-        "inputs": "1ee39475de51960d",
+    "sequitur_v1": {  # the network of 2026-12-03 (every seat learning, chosen by the arena)
+        "game": "d122ab98261491be",
+        "games": "4b5091b59c7e3115",
+        "inputs": "a3e3f1c3ea09a77b",
     },
     "unfortunate_events_v0": {
         "game": "88bddfc09a91df75",
