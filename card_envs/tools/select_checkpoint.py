@@ -23,6 +23,7 @@ from card_envs.tools.arena import Workers, run_arena
 from card_envs.training.policy import check_out
 
 SELECTION_SEED = 100  # not one of the seeds the shipped agents are reported on (0, 1, 2)
+SELECTION_DEALS = 250  # x seatings: 1,000 games a candidate at 4 players
 
 
 def candidates(run_dir: Path) -> list[Path]:
@@ -57,7 +58,7 @@ def judge(path: Path, deals: int, seed: int, workers: Workers, opponent: str) ->
 def select(
     run_dir: Path,
     out: Path,
-    deals: int = 250,
+    deals: int = SELECTION_DEALS,
     seed: int = SELECTION_SEED,
     workers: int = 1,
     opponent: str = "heuristic",
@@ -70,7 +71,8 @@ def select(
         for path in candidates(run_dir):
             rows.append(judge(path, deals, seed, pool, opponent))
             print(json.dumps(rows[-1]), flush=True)
-    chosen = run_dir / max(rows, key=lambda row: row["win_rate"])["path"]  # max: the first
+    best = max(rows, key=lambda row: row["win_rate"])  # max keeps the first of equal shares
+    chosen = run_dir / best["path"]
     meta = read_checkpoint_json(chosen)
     meta["selection"] = {
         "deals": deals,
@@ -93,14 +95,21 @@ def add_parser(subparsers: Any) -> None:
         "select-checkpoint",
         help="judge a self-play run's kept networks in the arena and write the best",
         description="Judge every network a self-play run kept (its clone and each "
-        "step_<n>.safetensors) in the arena, alone against three heuristics on deals of the "
-        "selection's own seed (not the seeds 0-2 agents are reported on), and write the best "
-        "to --out, with every candidate's share in its JSON.",
+        "step_<n>.safetensors) in the arena, alone against --opponent in every other seat, on "
+        "deals of the selection's own seed (not the seeds 0-2 agents are reported on), and write "
+        "the best to --out, with every candidate's share in its JSON.",
     )
     parser.add_argument("run_dir", type=Path, help="the run folder (its step_<n>.safetensors)")
     parser.add_argument("--out", type=Path, required=True, help="the .safetensors to write")
-    parser.add_argument("--deals", type=int, default=250, help="deals per candidate (250)")
-    parser.add_argument("--seed", type=int, default=SELECTION_SEED, help="the deals' seed (100)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=SELECTION_DEALS,
+        help=f"deals per candidate ({SELECTION_DEALS})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=SELECTION_SEED, help=f"the deals' seed ({SELECTION_SEED})"
+    )
     parser.add_argument("--workers", type=int, default=1, help="arena processes (1)")
     parser.add_argument("--opponent", default="heuristic", help="the other seats (heuristic)")
     parser.set_defaults(func=cmd_select)
