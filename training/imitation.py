@@ -41,7 +41,8 @@ _COLUMNS = [column.name for column in fields(Demonstrations)]
 
 class _Labelled(Agent):
     """Asks the teacher at every decision and records its answer; plays the student's move
-    when there is a student (DAgger: the states the student reaches, the teacher's labels)."""
+    when there is a student (DAgger: the states the student reaches, the teacher's labels). The
+    teacher is asked through ``act_at``, so a search agent (``"ismcts"``) can label too."""
 
     def __init__(self, teacher: Agent, student: Agent | None, seat: int, rows: list, advised: bool):
         super().__init__(teacher.info)
@@ -49,12 +50,15 @@ class _Labelled(Agent):
         self.advised = advised
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
-        label = self.teacher.act(observation)
+        raise TypeError("a labelling seat asks its teacher through act_at(env, observation)")
+
+    def act_at(self, env, observation: dict[str, np.ndarray]) -> int:
+        label = self.teacher.act_at(env, observation)
         vector = observation["observation"]
         if self.advised:  # the teacher is the advisor: its move is the advice
             vector = with_advice(vector, label, self.info.num_actions)
         self.rows.append((vector.copy(), observation["action_mask"], label, self.seat))
-        return label if self.student is None else self.student.act(observation)
+        return label if self.student is None else self.student.act_at(env, observation)
 
 
 def collect_demonstrations(
@@ -67,16 +71,19 @@ def collect_demonstrations(
     advised: bool = False,
     progress: bool = True,
     workers: int = 1,
+    others: str | None = None,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat and record its every decision; with a
     ``student`` (an agent factory), the student plays one seat (rotated) and the teacher labels
-    what it sees there. ``advised`` records observations with the teacher's move appended
+    what it sees there. ``others`` (an agent kind), with a student, plays the other seats
+    unlabelled instead of the teacher: a search teacher then labels only the student's seat,
+    at a table like the arena's. ``advised`` records observations with the teacher's move appended
     (:func:`card_envs.agents.policy.with_advice`), for a policy trained with the teacher as
     advisor. With ``workers`` the games are shared out between processes (``student`` must
     pickle); the rows are the same, in the same order."""
     chunks = [range(start, min(start + 25, games)) for start in range(0, games, 25)]
     job = functools.partial(
-        _demonstrations, env_name, num_players, student, teacher, first_seed, advised
+        _demonstrations, env_name, num_players, student, teacher, first_seed, advised, others
     )
     parts = []
     with tqdm(total=games, desc="demonstrations", disable=not progress) as bar:
@@ -93,6 +100,7 @@ def _demonstrations(
     teacher: str,
     first_seed: int,
     advised: bool,
+    others: str | None,
     games: range,
 ) -> Demonstrations:
     """The rows of ``games`` (indices into :func:`collect_demonstrations`' games)."""
@@ -104,12 +112,8 @@ def _demonstrations(
         seed = first_seed + game
         student_seat = game % num_players if student is not None else -1
         seats = [
-            _Labelled(
-                make_agent(teacher, info, seed * 31 + s),
-                student(info, seed * 31 + s) if student is not None and s == student_seat else None,
-                s,
-                rows,
-                advised,
+            _seat(
+                info, seed * 31 + s, s, s == student_seat, teacher, student, others, rows, advised
             )
             for s in range(num_players)
         ]
@@ -123,6 +127,25 @@ def _demonstrations(
         np.asarray(actions, dtype=np.int64),
         np.asarray(returns, dtype=np.float32),
     )
+
+
+def _seat(
+    info: EnvInfo,
+    seed: int,
+    seat: int,
+    is_student: bool,
+    teacher: str,
+    student: Callable[[EnvInfo, int], Agent] | None,
+    others: str | None,
+    rows: list,
+    advised: bool,
+) -> Agent:
+    """One seat of a demonstration game: the student's (labelled by the teacher), a teacher's
+    (labelled, playing) or, with ``others``, an unlabelled player beside the student."""
+    if student is not None and others is not None and not is_student:
+        return make_agent(others, info, seed)
+    player = student(info, seed) if student is not None and is_student else None
+    return _Labelled(make_agent(teacher, info, seed), player, seat, rows, advised)
 
 
 def merge(first: Demonstrations, second: Demonstrations) -> Demonstrations:
@@ -154,9 +177,7 @@ def clone(
     no exploration and no gradient (measured: approximate KL 0.0 for 100k steps), while its greedy
     play is still the teacher's. Returns the final agreement, confidence and value error."""
     generator = torch.Generator().manual_seed(seed)
-    fields = (demos.observations, demos.masks, demos.actions, demos.returns)
-    arrays = [np.asarray(field) for field in fields]
-    tensors = [torch.as_tensor(array) for array in arrays]
+    arrays = [np.asarray(getattr(demos, name)) for name in _COLUMNS]
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     rows = len(demos.actions)
@@ -170,7 +191,7 @@ def clone(
             loss.backward()
             optimizer.step()
     policy.set_training_mode(False)
-    return _fit_report(policy, tensors)
+    return fit_report(policy, demos)
 
 
 def clone_as_configured(
@@ -206,8 +227,12 @@ def _loss(policy, obs, mask: np.ndarray, action, target, smoothing: float) -> to
 
 
 @torch.no_grad()
-def _fit_report(policy, tensors: list[torch.Tensor]) -> dict[str, float]:
-    obs, mask, action, target = (tensor[:20_000] for tensor in tensors)
+def fit_report(policy, demos: Demonstrations) -> dict[str, float]:
+    """How closely the policy follows the teacher on the first 20,000 rows: how often its
+    greedy move is the teacher's, the probability it gives that move, its value's error."""
+    obs, mask, action, target = (
+        torch.as_tensor(np.asarray(getattr(demos, name))[:20_000]) for name in _COLUMNS
+    )
     distribution = policy.get_distribution(obs, action_masks=mask.numpy())
     probs = distribution.distribution.probs
     values = policy.predict_values(obs).flatten()
