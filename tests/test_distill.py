@@ -1,0 +1,86 @@
+"""``card-envs distill``: a search agent labels the network's own decisions, and only those; the
+network is fitted towards its labels and written with the record of how far it moved."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from card_envs import make
+from card_envs.agents import make_agent, shipped_checkpoint
+from card_envs.agents.base import RandomAgent
+from card_envs.agents.match import play_game
+from card_envs.training.distill import distill
+from card_envs.training.imitation import collect_demonstrations
+
+SEAMLESS_PPO = shipped_checkpoint("seamless_v0", "ppo")
+TEACHER = "ismcts:iterations=8"
+
+
+class CountingStudent(RandomAgent):
+    """A random player that records every observation it is asked to act on."""
+
+    seen: ClassVar[list] = []
+
+    def act(self, observation):
+        CountingStudent.seen.append(observation["observation"].copy())
+        return super().act(observation)
+
+
+def test_a_search_teacher_labels_the_students_decisions_and_no_others():
+    CountingStudent.seen = []
+    demos = collect_demonstrations(
+        "seamless_v0", 4, 3, CountingStudent, TEACHER, others="heuristic", progress=False
+    )
+    assert len(demos.actions) == len(CountingStudent.seen) > 3 * 10  # 13 tricks a round
+    np.testing.assert_array_equal(demos.observations, np.asarray(CountingStudent.seen))
+    assert demos.masks[np.arange(len(demos.actions)), demos.actions].all()
+
+
+def test_the_labels_are_the_same_for_the_same_games():
+    student = functools.partial(make_agent, "random")
+    first, again = (
+        collect_demonstrations(
+            "seamless_v0", 4, 2, student, TEACHER, others="heuristic", progress=False
+        )
+        for _ in range(2)
+    )
+    np.testing.assert_array_equal(first.actions, again.actions)
+    np.testing.assert_array_equal(first.observations, again.observations)
+
+
+def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
+    out = tmp_path / "distilled.safetensors"
+    meta = distill(SEAMLESS_PPO, out, progress=False, teacher=TEACHER, games=2, epochs=30,
+                   learning_rate=1e-3)  # fmt: skip
+    report = meta["distillation"]
+    assert report["rows"] > 2 * 10 and report["source"] == str(SEAMLESS_PPO)
+    assert report["after"]["teacher_agreement"] > report["before"]["teacher_agreement"]
+    assert json.loads(out.with_suffix(".json").read_text())["distillation"] == report
+    env = make("seamless_v0")
+    players = [make_agent(str(out), env.describe(), 0)] + [RandomAgent(env.describe(), 1)] * 3
+    assert play_game(env, players, seed=0).steps > 0  # it loads and plays alone
+
+
+@pytest.mark.parametrize(
+    ("out", "settings", "error", "message"),
+    [
+        ("distilled.zip", {}, ValueError, "name the .safetensors"),
+        ("distilled.safetensors", {"gamez": 3}, ValueError, "unknown distillation settings: gamez"),
+    ],
+)
+def test_bad_settings_are_refused_before_any_game(tmp_path, out, settings, error, message):
+    with pytest.raises(error, match=message):
+        distill(SEAMLESS_PPO, tmp_path / out, progress=False, **settings)
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_missing_checkpoint_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"nope\.safetensors"):
+        distill(tmp_path / "nope.safetensors", tmp_path / "out.safetensors", progress=False)
