@@ -63,6 +63,7 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
     assert report["rows"] > 2 * 10 and report["source"] == str(SEAMLESS_PPO)
     assert report["after"]["teacher_agreement"] > report["before"]["teacher_agreement"]
     assert json.loads(out.with_suffix(".json").read_text())["distillation"] == report
+    assert out.with_suffix(".png").read_bytes() == SEAMLESS_PPO.with_suffix(".png").read_bytes()
     env = make("seamless_v0")
     players = [make_agent(str(out), env.describe(), 0)] + [RandomAgent(env.describe(), 1)] * 3
     assert play_game(env, players, seed=0).steps > 0  # it loads and plays alone

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.policy import load_policy, read_checkpoint_json
 from card_envs.training.imitation import clone, collect_demonstrations, fit_report
-from card_envs.training.policy import FORMAT_KEYS, check_out, save_policy
+from card_envs.training.policy import FORMAT_KEYS, check_out, copy_curve, save_policy
 
 DISTILL_SEED = 2_000_000  # deals of neither the clone (1,000,000 on) nor the arena's reports
 DEFAULTS: dict[str, Any] = {
@@ -97,8 +96,7 @@ def distill(
     saved = save_policy(
         policy, out, env=info.name, num_players=info.num_players, advisor=None, record=record
     )
-    if checkpoint.with_suffix(".png").is_file():  # the learning curve of the run it came from
-        shutil.copyfile(checkpoint.with_suffix(".png"), out.with_suffix(".png"))
+    copy_curve(checkpoint, out)
     return saved
 
 

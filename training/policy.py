@@ -6,6 +6,7 @@ converting a trusted Stable-Baselines3 zip to it. Loading them is the agents lay
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,13 @@ def kept_evaluation(record: dict[str, Any]) -> dict[str, Any] | None:
     rows = [row for row in record.get("evaluations", []) if row["timesteps"] == steps]
     rows = rows or record.get("cloning", {}).get("rounds", [])
     return rows[-1] if rows else None
+
+
+def copy_curve(source: Path, out: Path) -> None:
+    """Put ``source``'s learning curve (the PNG beside it), if it has one, beside ``out``: a
+    network chosen or refitted from a run keeps the curve of the run it came from."""
+    if source.with_suffix(".png").is_file():
+        shutil.copyfile(source.with_suffix(".png"), out.with_suffix(".png"))
 
 
 def check_out(path: Path) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from card_envs.agents.policy import metadata_path, read_checkpoint_json
 from card_envs.tools.arena import Workers, run_arena
-from card_envs.training.policy import check_out
+from card_envs.training.policy import check_out, copy_curve
 
 SELECTION_SEED = 100  # not one of the seeds the shipped agents are reported on (0, 1, 2)
 SELECTION_DEALS = 250  # x seatings: 1,000 games a candidate at 4 players
@@ -83,8 +83,7 @@ def select(
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(chosen, out)
-    if chosen.with_suffix(".png").is_file():
-        shutil.copyfile(chosen.with_suffix(".png"), out.with_suffix(".png"))
+    copy_curve(chosen, out)
     metadata_path(out).write_text(json.dumps(meta, indent=2) + "\n")
     return meta
 
