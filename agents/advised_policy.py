@@ -39,16 +39,27 @@ class AdviceExtractor(FlattenExtractor):
 
 class AdvisedPolicy(MaskableActorCriticPolicy):
     """Logits = MLP(observation) + w * advice, ``advice`` the observation's last
-    ``num_actions`` values, with ``w`` learned (it starts at 3)."""
+    ``num_actions`` values, with ``w`` learned from ``advice_weight`` (3 by default: a one-hot
+    advisor's move).
+
+    Where the advice is a value per action, ``w`` must start at the values' scale: Adam moves
+    it by about the learning rate a step, so PPO's few thousand steps cannot take it far.
+    Sequitur's network trained from 3 ended at 3.8, where its spellings, 0.1 of a value apart,
+    lost to the MLP's per-id noise; the same weights with ``w`` set to 30 won 0.357 of 4,000
+    games against three heuristics instead of 0.310 (docs/training.md)."""
 
     pi_features_extractor: AdviceExtractor  # the features_extractor_class __init__ passes
 
-    def __init__(self, observation_space, action_space, lr_schedule, **kwargs):
+    def __init__(
+        self, observation_space, action_space, lr_schedule, advice_weight: float = 3.0, **kwargs
+    ):
         kwargs["features_extractor_class"] = AdviceExtractor
+        self.initial_advice_weight = advice_weight  # _build, inside super().__init__, reads it
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build(self, lr_schedule) -> None:
-        self.advice_weight = torch.nn.Parameter(torch.tensor(3.0))  # before the optimizer
+        # before the optimizer, which _build makes
+        self.advice_weight = torch.nn.Parameter(torch.tensor(float(self.initial_advice_weight)))
         assert isinstance(self.action_space, gymnasium.spaces.Discrete)  # a card env's moves
         self.pi_features_extractor.num_actions = self.action_space.n
         super()._build(lr_schedule)

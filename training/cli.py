@@ -76,6 +76,8 @@ HELP: dict[str, str] = {
     "(before snapshots are drawn)",
     "warm_start": "built-in agent whose moves the network clones before self-play ('none': "
     "from scratch)",
+    "value_weight": "starting weight of the per-action values added to the logits, where the "
+    "observation ends with them (sequitur_v1); learned from there",
 }
 SELFPLAY_HELP = (
     "batched self-play (docs/training.md, Self-play): every seat is the learner or a frozen "

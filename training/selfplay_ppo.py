@@ -32,7 +32,7 @@ import torch.nn.functional as F
 from card_envs import make
 from card_envs.agents.policy import load_policy
 from card_envs.core.env import EnvInfo
-from card_envs.training.config import selfplay_defaults
+from card_envs.training.config import SELFPLAY_DEFAULTS, selfplay_defaults
 from card_envs.training.policy import check_out, kept_evaluation
 from card_envs.training.selfplay import (
     Policy,
@@ -65,11 +65,18 @@ class PPOSettings:
     max_grad_norm: float = 0.5
 
 
-def new_policy(info: EnvInfo, width: int, learning_rate: float, seed: int) -> Policy:
+def new_policy(
+    info: EnvInfo,
+    width: int,
+    learning_rate: float,
+    seed: int,
+    value_weight: float = SELFPLAY_DEFAULTS["value_weight"],
+) -> Policy:
     """MaskablePPO's MLP policy (two hidden layers of ``width``, actor and critic) for ``info``'s
     game, initialised from ``seed``; the kind :func:`save_policy` writes and agents load. Where
     the observation ends with a value per action id (``sequitur_v1``'s ``action_values``), the
-    policy adds those values, times a learned weight, to its logits (:class:`AdvisedPolicy`)."""
+    policy adds those values, times a learned weight starting at ``value_weight``, to its
+    logits (:class:`AdvisedPolicy`)."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from card_envs.agents.advised_policy import AdvisedPolicy
@@ -77,7 +84,15 @@ def new_policy(info: EnvInfo, width: int, learning_rate: float, seed: int) -> Po
     torch.manual_seed(seed)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (info.obs_spec.size,), np.float32)
     per_action = any(piece.name in PER_ACTION_PIECES for piece in info.obs_spec.pieces[-1:])
-    return (AdvisedPolicy if per_action else MaskableActorCriticPolicy)(
+    if per_action:
+        return AdvisedPolicy(
+            space,
+            gymnasium.spaces.Discrete(info.num_actions),
+            lambda _: learning_rate,
+            advice_weight=value_weight,
+            net_arch=[width, width],
+        )
+    return MaskableActorCriticPolicy(
         space,
         gymnasium.spaces.Discrete(info.num_actions),
         lambda _: learning_rate,
@@ -168,7 +183,11 @@ class SelfPlayTrainer:
         self.collector = new_collector(config)
         self.info = self.collector.info
         self.policy = new_policy(
-            self.info, config["width"], config["learning_rate"], config["seed"]
+            self.info,
+            config["width"],
+            config["learning_rate"],
+            config["seed"],
+            config["value_weight"],
         )
         self.policy.set_training_mode(False)
         self.settings = PPOSettings(
