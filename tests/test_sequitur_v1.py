@@ -228,6 +228,26 @@ def test_selfplay_policy_adds_the_values_to_its_logits():
     assert not torch.allclose(ours, without, atol=1e-2)  # the values reached the logits
 
 
+def test_the_values_weight_starts_as_configured_and_a_checkpoint_keeps_its_own(tmp_path):
+    """The weight of the values in the logits starts at ``value_weight`` (Adam moves it about a
+    learning rate a step, so where it starts is about where it stays); a saved network loads
+    with the weight it learnt, not the starting one."""
+    from card_envs.agents.policy import load_policy
+    from card_envs.training.config import SELFPLAY_DEFAULTS
+    from card_envs.training.policy import save_policy
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+
+    info = make("sequitur_v1", num_players=2).describe()
+    default = new_policy(info, 16, 1e-3, seed=0).advice_weight
+    assert float(default) == SELFPLAY_DEFAULTS["value_weight"] == 30.0
+    config = default_config("sequitur_v1", 2) | {"tables": 2, "width": 16, "value_weight": 12.0}
+    assert float(SelfPlayTrainer(config).policy.advice_weight) == 12.0
+    policy = new_policy(info, 16, 1e-3, seed=0, value_weight=7.5)
+    path = tmp_path / "net.safetensors"
+    save_policy(policy, path, env="sequitur_v1", num_players=2, advisor=None)
+    assert float(load_policy(path, info)[0].advice_weight) == 7.5
+
+
 def test_selfplay_refuses_a_checkpoint_without_the_values_weight():
     """A plain MLP's weights (no ``advice_weight``) cannot continue sequitur_v1's self-play: the
     error names the missing tensor rather than the width."""
