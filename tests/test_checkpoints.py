@@ -82,10 +82,10 @@ SHIPPED_PPO_PLAY = {
         "games": "4f745256980d8746",
         "inputs": "6bd5bf4ed1da5f27",
     },
-    "sequitur_v1": {  # the network of 2026-12-03 (every seat learning, chosen by the arena)
-        "game": "d122ab98261491be",
-        "games": "4b5091b59c7e3115",
-        "inputs": "a3e3f1c3ea09a77b",
+    "sequitur_v1": {  # the network of 2026-12-06 (the value weight started at 30)
+        "game": "ff1cafe7d4a97f8c",
+        "games": "0f5638aa39f87455",
+        "inputs": "1718df13e709e278",
     },
     "unfortunate_events_v0": {
         "game": "88bddfc09a91df75",
