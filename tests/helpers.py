@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -12,6 +16,20 @@ from gymnasium.spaces import Dict, Space
 from card_envs import env_names, make, player_counts
 from card_envs.agents.match import decisions
 from card_envs.core.env import CardEnv
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(name: str) -> ModuleType:
+    """``benchmarks/<name>.py``, a script rather than a module of the package, imported under
+    its name (registered, so that its dataclasses can look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 ENV_CASES = [(name, n) for name in env_names() for n in player_counts(name)]
 CASE_IDS = [f"{name}-{n}p" for name, n in ENV_CASES]

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from card_envs import env_names, player_counts
 from card_envs.cli import main
@@ -228,9 +229,7 @@ def test_cli_rejects_a_non_positive_budget(capsys):
 
 
 def test_run_all_script_records_results_and_the_tables(tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
-    run_all = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run_all)
+    run_all = load_script("run_all")
     readme = tmp_path / "README.md"
     readme.write_text(f"{MARK_START}\n{MARK_END}\n")
     monkeypatch.setattr(run_all, "RESULTS", tmp_path / "results")

@@ -3,23 +3,14 @@ arena's own games."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from helpers import load_script
 
 from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.tools.arena import Lineup, make_tasks, play
 
-ROOT = Path(__file__).resolve().parents[1]
-SPEC = importlib.util.spec_from_file_location(
-    "decision_swap", ROOT / "benchmarks" / "decision_swap.py"
-)
-swap = importlib.util.module_from_spec(SPEC)
-sys.modules["decision_swap"] = swap  # its dataclasses look their module up
-SPEC.loader.exec_module(swap)
+swap = load_script("decision_swap")
 
 ALL_SEALS_BLOCKS = tuple(block.name for block in make("seals_v0").game.actions.blocks)
 

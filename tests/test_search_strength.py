@@ -3,24 +3,16 @@ games and reports what the arena would, plus the searcher's clock."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from card_envs.agents.search import Budget, ISMCTSAgent
 from card_envs.tools import arena
 from card_envs.tools.arena import Lineup, make_tasks, play
 
-ROOT = Path(__file__).resolve().parents[1]
-SPEC = importlib.util.spec_from_file_location(
-    "search_strength", ROOT / "benchmarks" / "search_strength.py"
-)
-strength = importlib.util.module_from_spec(SPEC)
-sys.modules["search_strength"] = strength  # its dataclasses look their module up
-SPEC.loader.exec_module(strength)
+strength = load_script("search_strength")
 
 
 @pytest.fixture
