@@ -75,16 +75,17 @@ def swapped_ids(env: CardEnv, blocks: Sequence[str]) -> np.ndarray:
 _OTHERS: dict[str, Agent] = {}  # per process: the other agent of a kind, reseeded every game
 
 
-def play_swapped(other: str, blocks: tuple[str, ...], table: tuple[Task, int]) -> float:
+def play_swapped(other: str, swapped: np.ndarray | None, table: tuple[Task, int]) -> float:
     """The share of the win of the agent's seat in the arena's game ``table`` (a task and the
-    agent's seat), with ``other`` making its decisions of ``blocks``, seeded as the agent."""
+    agent's seat), with ``other`` making its decisions whose first legal move is ``swapped``
+    (:func:`swapped_ids`; None: none), seeded as the agent."""
     task, seat = table
     env, agents = seat_table(task)
-    if blocks:
+    if swapped is not None:
         if other not in _OTHERS:
             _OTHERS[other] = make_agent(other, env.describe(), trust=task.trust)
         _OTHERS[other].reset(task.agent_seeds[seat])
-        agents[seat] = Swapped(agents[seat], _OTHERS[other], swapped_ids(env, blocks))
+        agents[seat] = Swapped(agents[seat], _OTHERS[other], swapped)
     winners = play_game(env, agents, seed=task.deal_seed).winners
     return (seat in winners) / max(len(winners), 1)
 
@@ -113,18 +114,22 @@ def measure(
     workers: int,
 ) -> list[Row]:
     """The unswapped row, then one per group, each on the same ``deals`` arena deals in every
-    seating of the agent alone against ``opponent``."""
-    info = make(game).describe()
+    seating of the agent alone against ``opponent``. Every group's blocks are checked before
+    any game is played."""
+    env = make(game)
+    info = env.describe()
+    swaps = [None, *(swapped_ids(env, blocks) for blocks in groups)]
     lineup = Lineup.cell(agent, opponent, info.num_players)
     tasks = make_tasks(game, info.num_players, lineup, range(deals), seed)
     seated = len(lineup.tables)
     tables = [(task, lineup.tables[i % seated].index(0)) for i, task in enumerate(tasks)]
     rows: list[Row] = []
-    for blocks in [(), *groups]:
-        shares = list(in_processes(partial(play_swapped, other, blocks), tables, workers))
+    for blocks, swapped in zip([(), *groups], swaps, strict=True):
+        shares = list(in_processes(partial(play_swapped, other, swapped), tables, workers))
         wins = np.array([sum(shares[d * seated : (d + 1) * seated]) for d in range(deals)])
         base = wins if not rows else np.array(rows[0].deal_wins)
         gain = (wins - base) / seated
+        mean = float(gain.mean())
         spread = 1.96 * float(gain.std(ddof=1)) / math.sqrt(deals) if deals > 1 else math.nan
         rows.append(
             Row(
@@ -132,8 +137,8 @@ def measure(
                 len(tables),
                 float(wins.sum()) / len(tables),
                 deal_interval(wins.tolist(), seated),
-                float(gain.mean()),
-                (float(gain.mean()) - spread, float(gain.mean()) + spread),
+                mean,
+                (mean - spread, mean + spread),
                 tuple(wins.tolist()),
             )
         )
@@ -170,9 +175,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None, metavar="PATH", help="write the rows here")
     args = parser.parse_args(argv)
     groups = [tuple(text.split(",")) for text in args.groups]
-    env = make(args.game)
-    for blocks in groups:
-        swapped_ids(env, blocks)  # a misspelt block fails before any game
     other = args.other or args.opponent
     rows = measure(
         args.game, args.agent, args.opponent, other, groups, args.deals, args.seed, args.workers

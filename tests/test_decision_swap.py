@@ -28,12 +28,13 @@ def share(task, seat: int) -> float:
 
 def test_no_swap_is_the_arenas_game():
     for task, seat in tables("random"):
-        assert swap.play_swapped("heuristic", (), (task, seat)) == share(task, seat)
+        assert swap.play_swapped("heuristic", None, (task, seat)) == share(task, seat)
 
 
 def test_every_decision_swapped_plays_as_the_other_agent_in_that_seat():
     """Random with all its decisions made by the heuristic is the arena's heuristic there."""
-    swapped = [swap.play_swapped("heuristic", ALL_SEALS_BLOCKS, t) for t in tables("random")]
+    every = swap.swapped_ids(make("seals_v0"), ALL_SEALS_BLOCKS)
+    swapped = [swap.play_swapped("heuristic", every, t) for t in tables("random")]
     assert swapped == [share(task, seat) for task, seat in tables("heuristic")]
     assert swapped != [share(task, seat) for task, seat in tables("random")]
 

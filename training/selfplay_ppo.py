@@ -84,19 +84,13 @@ def new_policy(
     torch.manual_seed(seed)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (info.obs_spec.size,), np.float32)
     per_action = any(piece.name in PER_ACTION_PIECES for piece in info.obs_spec.pieces[-1:])
-    if per_action:
-        return AdvisedPolicy(
-            space,
-            gymnasium.spaces.Discrete(info.num_actions),
-            lambda _: learning_rate,
-            advice_weight=value_weight,
-            net_arch=[width, width],
-        )
-    return MaskableActorCriticPolicy(
+    extra: dict[str, Any] = {"advice_weight": value_weight} if per_action else {}
+    return (AdvisedPolicy if per_action else MaskableActorCriticPolicy)(
         space,
         gymnasium.spaces.Discrete(info.num_actions),
         lambda _: learning_rate,
         net_arch=[width, width],
+        **extra,
     )
 
 
