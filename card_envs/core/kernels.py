@@ -11,7 +11,10 @@ is read once.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 from typing import Any
 
 PURE_PYTHON = os.environ.get("CARD_ENVS_PURE_PYTHON", "") == "1"
@@ -26,3 +29,25 @@ def compiled(module: str, name: str) -> Any:
         return getattr(importlib.import_module(module), name)
     except ImportError:
         return None
+
+
+def kernel_modules() -> list[str]:
+    """The dotted names of every kernel of the package, found by their type stubs (each
+    ``_name.pyx`` has a ``_name.pyi`` beside it, and the stubs ship in the wheel)."""
+    root = Path(__file__).resolve().parent.parent
+    return sorted(
+        ".".join(("card_envs", *path.relative_to(root).with_suffix("").parts))
+        for path in root.rglob("_*.pyi")
+    )
+
+
+def status() -> dict[str, bool]:
+    """Each kernel module's name and whether its compiled extension is in use here: built at
+    install and not switched off by ``CARD_ENVS_PURE_PYTHON=1``."""
+    return {name: not PURE_PYTHON and _is_extension(name) for name in kernel_modules()}
+
+
+def _is_extension(name: str) -> bool:
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None else None
+    return origin is not None and origin.endswith(tuple(EXTENSION_SUFFIXES))

@@ -1,0 +1,31 @@
+"""``card_envs.core.kernels.status()``: every kernel is listed, and in CI every one is compiled."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from card_envs.core import kernels
+
+
+def test_status_lists_every_kernel_found_in_the_source():
+    from pathlib import Path
+
+    import card_envs
+
+    root = Path(card_envs.__file__).parent
+    sources = {
+        ".".join(("card_envs", *p.relative_to(root).with_suffix("").parts))
+        for p in root.rglob("*.pyx")
+    }
+    status = kernels.status()
+    assert set(status) == sources
+    assert len(status) >= 5
+    assert all(isinstance(v, bool) for v in status.values())
+
+
+def test_every_kernel_is_compiled_in_ci():
+    if os.environ.get("CARD_ENVS_REQUIRE_COMPILED") != "1":
+        pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
+    assert all(kernels.status().values()), kernels.status()
