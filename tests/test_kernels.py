@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
+import card_envs
 from card_envs.core import kernels
 
 
 def test_status_lists_every_kernel_found_in_the_source():
-    from pathlib import Path
-
-    import card_envs
-
     root = Path(card_envs.__file__).parent
     sources = {
         ".".join(("card_envs", *p.relative_to(root).with_suffix("").parts))
