@@ -14,19 +14,21 @@ from functools import wraps
 from importlib.resources import files
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
-
+from card_envs.core.extras import require
 from card_envs.records import RecordError, record_game, replay, steps, validate_record
 from card_envs.registry import env_names
 from card_envs.server.tables import TableError, TableStore, games, parse_options
 from card_envs.server.views import table_view
+
+with require("serve"):
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
 
 MAX_BODY = 4_000_000  # bytes: a record of the longest game fits many times over
 Handler = Callable[[Request], Awaitable[Response]]

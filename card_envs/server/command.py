@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from card_envs.core.extras import require
 from card_envs.server.tables import MAX_TABLES, TTL_SECONDS, TableStore
 
 # Served on a loopback address, the app answers only requests addressed to this machine by name,
@@ -18,7 +19,8 @@ DESCRIPTION = (
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn  # the serve extra (as starlette): imported here, so other commands run without
+    with require("serve"):  # imported here, so the other commands run without the extra
+        import uvicorn
 
     from card_envs.server.app import create_app
 

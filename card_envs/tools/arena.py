@@ -30,6 +30,7 @@ import numpy as np
 from card_envs.agents import TRAINED_KINDS, Agent, agent_kinds, make_agent
 from card_envs.agents.match import GameResult, play_game, process_pool
 from card_envs.core.env import CardEnv, EnvInfo
+from card_envs.core.extras import require
 from card_envs.records import append_record, record_game
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, game_choices, parse_players
@@ -981,10 +982,11 @@ def bars(report: Report) -> list[tuple[str, float, tuple[float, float]]]:
 
 def write_plot(reports: Sequence[Report], path: Path) -> None:
     """Win rates with their 95% intervals, one panel per game, fair share dashed."""
-    import matplotlib
+    with require("plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     heights = [0.6 + 0.25 * len(bars(r)) + 0.6 for r in reports]
     fig, axes = plt.subplots(
