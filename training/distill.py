@@ -21,7 +21,6 @@ from typing import Any
 from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.policy import load_policy, read_checkpoint_json
-from card_envs.training.imitation import clone, collect_demonstrations, fit_report
 from card_envs.training.policy import FORMAT_KEYS, check_out, copy_curve, save_policy
 
 DISTILL_SEED = 2_000_000  # deals of neither the clone (1,000,000 on) nor the arena's reports
@@ -52,6 +51,8 @@ def distill(
     write it to ``out``; returns its JSON, the source's record with a ``distillation`` entry
     (the settings, the labelled rows, the network's agreement with the teacher before and
     after)."""
+    from card_envs.training.imitation import clone, collect_demonstrations, fit_report  # torch
+
     settings = DEFAULTS | settings
     unknown = set(settings) - set(DEFAULTS)
     if unknown:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from card_envs.core.extras import require
-from card_envs.server.tables import MAX_TABLES, TTL_SECONDS, TableStore
+from card_envs.server.limits import MAX_TABLES, TTL_SECONDS
 
 # Served on a loopback address, the app answers only requests addressed to this machine by name,
 # so a web page elsewhere cannot reach it through a DNS name it rebinds to 127.0.0.1.
@@ -23,6 +23,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
     from card_envs.server.app import create_app
+    from card_envs.server.tables import TableStore
 
     store = TableStore(ttl=args.ttl, max_tables=args.max_tables)
     hosts = LOOPBACK_NAMES if args.host in LOOPBACK_NAMES else ("*",)

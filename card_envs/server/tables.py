@@ -24,13 +24,12 @@ from card_envs.agents import Agent, agent_kinds, make_agent
 from card_envs.agents.match import decisions
 from card_envs.core.env import REWARD_MODES, CardEnv
 from card_envs.registry import env_module, env_names, make, player_counts
+from card_envs.server.limits import MAX_TABLES, TTL_SECONDS
 from card_envs.server.views import observed_round, observed_scores, seat_view
 from card_envs.tools.arena import derived_seed
 from card_envs.tools.play import seen_move
 
 HUMAN = "human"
-TTL_SECONDS = 3600.0  # a table nobody has asked about for an hour is gone
-MAX_TABLES = 64  # tables at once: creating more is refused until some expire
 MAX_SEED = 2**63 - 1
 Observation = dict[str, np.ndarray]
 

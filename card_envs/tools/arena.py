@@ -1072,9 +1072,10 @@ def add_parser(subparsers: Any) -> None:
         "--agents",
         nargs="+",
         default=None,
-        help="random, heuristic, a stronger heuristic, ppo, a checkpoint path or your class as "
-        "package.module:ClassName; one pool of entries (default: the game's built-in agents "
-        "in the matrix against random and heuristic)",
+        help="agent kinds ('card-envs list --agents' lists each game's: random, heuristic, "
+        "the game's stronger heuristics, ppo, ppo_advised, ismcts, pimc), a checkpoint path or "
+        "your class as package.module:ClassName; one pool of entries (default: the game's "
+        "built-in agents in the matrix against random and heuristic)",
     )
     parser.add_argument(
         "--matrix",
