@@ -12,18 +12,36 @@ import numpy as np
 import pytest
 from helpers import CASE_IDS, ENV_CASES, random_steps
 
-from card_envs import make
+from card_envs import env_names, make
 from card_envs.agents import make_agent
 from card_envs.agents.match import decisions
 from card_envs.agents.search import Budget, ISMCTSAgent, PIMCAgent, parse_budget
 from card_envs.agents.search.values import values
 from card_envs.cli import main
 from card_envs.core.env import CardEnv
+from card_envs.registry import env_module
 from card_envs.seamless.rules.cards import NUM_RANKS
 from card_envs.seamless.rules.hidden import shown_voids
 from card_envs.sequitur.rules.state import ACTION, CLAIM, GOAL, SETUP, SPELL
 
 KINDS = ("ismcts", "pimc")
+
+
+@pytest.fixture(autouse=True)
+def determinisations_are_possible_games(monkeypatch):
+    """Every determinisation the search agents build in these tests keeps its game's
+    invariants (balls and cards conserved): a redraw must be a game that can happen."""
+    classes = {env_module(name).raw_env.game_class for name in env_names()}
+    for cls in {c for game in classes for c in game.__mro__ if "resample_hidden" in vars(c)}:
+
+        def checked(self, state, observer, rng, original=cls.resample_hidden):
+            world = original(self, state, observer, rng)
+            self.check_invariants(world)
+            return world
+
+        monkeypatch.setattr(cls, "resample_hidden", checked)
+
+
 SMALL = "iterations=6,horizon=round,depth=8"  # enough to search, fast enough for every table
 
 

@@ -432,8 +432,9 @@ class SequiturGame(Game[SequiturState]):
         (``hidden.replay_step_choices``). The copy has no chance log or script: both show hidden
         cards, and its future is drawn from the generator."""
         new = self.clone_without_chance(state)
-        acted = acted_this_step(new, observer)
-        forget_step_choices(new, acted, self.goal_decks)
+        acted = forget_step_choices(
+            new, acted_this_step(new, observer), self.goal_decks, observer, rng
+        )
         sort_hidden(new, self.goal_decks, observer)  # the redraw must not see where cards are
         self.goal_decks.resample_hidden(new, observer, rng)
         replay_step_choices(new, acted, rng, self.goal_decks, self.dictionary, self._actions)
