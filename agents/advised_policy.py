@@ -11,9 +11,13 @@ deviate from the input.
 from __future__ import annotations
 
 import gymnasium
-import torch
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import FlattenExtractor
+
+from card_envs.core.extras import require
+
+with require("train"):
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import FlattenExtractor
 
 
 class AdviceExtractor(FlattenExtractor):

@@ -26,6 +26,7 @@ import numpy as np
 from card_envs.agents.base import Agent
 from card_envs.agents.builtin import builtin_kinds, make_builtin
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 
 FORMAT = "card-envs-policy"  # the JSON's "format" tag
 FORMAT_VERSION = 1
@@ -156,7 +157,8 @@ def warn_unpickling(path: Path, what: str) -> None:
 def load_sb3_zip(path: str | Path, *, trust: bool, **load_kwargs: Any):
     """A trusted Stable-Baselines3 MaskablePPO zip (``load_kwargs`` go to ``MaskablePPO.load``).
     A ValueError without ``trust``: SB3 unpickles the zip's settings."""
-    from sb3_contrib import MaskablePPO
+    with require("train"):
+        from sb3_contrib import MaskablePPO
 
     path = Path(path)
     check_checkpoint_path(path, trust)
@@ -174,8 +176,9 @@ def load_sb3_zip(path: str | Path, *, trust: bool, **load_kwargs: Any):
 def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
     """The policy of a safe checkpoint and its JSON. The JSON is checked against the game before
     the tensors are read; the network is rebuilt from it and must take every tensor exactly."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
+    with require("train"):
+        from safetensors import SafetensorError
+        from safetensors.torch import load_file
 
     path = Path(path)
     if not path.is_file():
@@ -204,7 +207,8 @@ def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
 
 def policy_classes() -> dict[str, type[Any]]:
     """The policy classes a checkpoint may name: MaskablePPO's MLP policy and the advised one."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    with require("train"):
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from card_envs.agents.advised_policy import AdvisedPolicy
 
@@ -212,7 +216,8 @@ def policy_classes() -> dict[str, type[Any]]:
 
 
 def activations() -> dict[str, type]:
-    from torch import nn
+    with require("train"):
+        from torch import nn
 
     return dict(zip(ACTIVATIONS, (nn.Tanh, nn.ReLU), strict=True))
 

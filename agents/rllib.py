@@ -19,9 +19,9 @@ import numpy as np
 from card_envs.agents.base import Agent
 from card_envs.agents.policy import untrusted_message, warn_unpickling
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 
 META_FILE = "card_envs_meta.json"
-INSTALL_HINT = "pip install 'card-envs[rllib]'"  # the extra holding Ray and RLlib
 
 
 class RLlibAgent(Agent):
@@ -88,12 +88,9 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 
 def _load_module(module_dir: Path, path: Path) -> Any:
-    try:
+    with require("rllib"):
         from ray.rllib.core.rl_module.rl_module import RLModule
-    except ModuleNotFoundError as error:
-        raise ModuleNotFoundError(
-            f"loading the RLlib checkpoint {path} needs Ray: {INSTALL_HINT}"
-        ) from error
+
     from card_envs.agents.rllib_module import MaskedPPOTorchRLModule
 
     try:

@@ -14,10 +14,14 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-import torch
-from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
-from ray.rllib.core.columns import Columns
-from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+from card_envs.core.extras import require
+
+with require("rllib"):
+    import torch
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 OBSERVATION, MASK = "observation", "action_mask"
 KEYS = (OBSERVATION, MASK)

@@ -84,7 +84,7 @@ def test_command_line_needs_no_ray():
 def test_training_without_ray_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     assert main(["train-rllib", "seamless_v0"]) == 2
-    assert "pip install 'card-envs[rllib]'" in capsys.readouterr().err
+    assert 'pip install "card-envs[rllib]"' in capsys.readouterr().err
 
 
 def test_loader_errors_name_the_problem(tmp_path):

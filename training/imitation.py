@@ -14,15 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 import numpy as np
-import torch
-from tqdm import tqdm
 
 from card_envs import make
 from card_envs.agents import Agent, make_agent
 from card_envs.agents.match import in_processes, play_game
 from card_envs.agents.policy import with_advice
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 from card_envs.training.selfplay import legal_index, legal_log_probs, values
+
+with require("train"):
+    import torch
+    from tqdm import tqdm
 
 
 @dataclass

@@ -24,6 +24,7 @@ from card_envs.agents.policy import (
     read_metadata,
 )
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 
 # The keys of the JSON that this module writes; the rest (config, evaluations ...) is a record.
 FORMAT_KEYS = ("format", "format_version", "env", "num_players", "policy")
@@ -62,7 +63,8 @@ def save_policy(
 ) -> dict[str, Any]:
     """Write ``path`` (the policy's tensors) and the JSON beside it; ``record`` (training config,
     evaluations ...) is kept in the JSON after the format's own keys. Returns the JSON."""
-    from safetensors.torch import save_file
+    with require("train"):
+        from safetensors.torch import save_file
 
     path = Path(path)
     check_out(path)

@@ -27,6 +27,7 @@ from card_envs import make
 from card_envs.agents.match import decisions
 from card_envs.agents.seals import HeuristicAgent
 from card_envs.agents.seals_value import LAYERS, WEIGHTS, take_features
+from card_envs.core.extras import require
 from card_envs.training.config import new_run_dir
 
 
@@ -64,8 +65,9 @@ def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarr
 
 def fit(x: np.ndarray, y: np.ndarray, width: int, epochs: int, seed: int) -> tuple[list, dict]:
     """An MLP regressor of ``y`` on ``x``; returns numpy weights and the held-out error."""
-    import torch
-    from torch import nn
+    with require("train"):
+        import torch
+        from torch import nn
 
     torch.manual_seed(seed)
     net = nn.Sequential(

@@ -30,11 +30,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import torch
 
 from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.base import Agent
+from card_envs.core.extras import require
+
+with require("train"):
+    import torch
 
 MASKED_LOGIT = -1e8  # MaskablePPO's logit for a masked action: no probability, finite gradient
 Policy = Any  # a MaskableActorCriticPolicy (sb3_contrib), typed loosely like the rest of training

@@ -11,12 +11,14 @@ import random
 import time
 from typing import Any
 
-import torch
-
 from card_envs import make
 from card_envs.agents.match import play_aec_game
+from card_envs.core.extras import require
 from card_envs.registry import env_names
 from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+
+with require("train"):
+    import torch
 
 
 def measure(game: str, players: int | None = None, seconds: float = 10.0) -> dict[str, Any]:

@@ -26,12 +26,11 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-import torch
-import torch.nn.functional as F
 
 from card_envs import make
 from card_envs.agents.policy import load_policy
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 from card_envs.training.config import SELFPLAY_DEFAULTS, selfplay_defaults
 from card_envs.training.policy import check_out, kept_evaluation
 from card_envs.training.selfplay import (
@@ -43,6 +42,10 @@ from card_envs.training.selfplay import (
     values,
 )
 from card_envs.training.selfplay_workers import CollectorWorkers
+
+with require("train"):
+    import torch
+    import torch.nn.functional as F
 
 # Observation pieces that hold one value per action id: where one ends the vector, the policy
 # adds it to its logits.

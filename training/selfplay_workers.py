@@ -24,9 +24,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
-import torch
 
+from card_envs.core.extras import require
 from card_envs.training.selfplay import Policy, Rollout, SelfPlayCollector, SnapshotPool
+
+with require("train"):
+    import torch
 
 
 def worker_seeds(seed: int, workers: int) -> list[int]:

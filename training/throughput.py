@@ -18,13 +18,16 @@ from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv
 
+from card_envs.core.extras import require
 from card_envs.registry import env_names
 from card_envs.training.config import DEFAULTS
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
+
+with require("train"):
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
 
 class ZeroCostEnv(gymnasium.Env):

@@ -24,12 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.utils import FloatSchedule
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
-from tqdm import tqdm
 
 from card_envs import make
 from card_envs.agents.advised_policy import AdvisedPolicy
@@ -41,10 +35,19 @@ from card_envs.agents.policy import (
     load_sb3_zip,
     read_metadata,
 )
+from card_envs.core.extras import require
 from card_envs.training.config import SELF
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations, merge
 from card_envs.training.policy import check_out, save_policy
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
+
+with require("train"):
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.utils import FloatSchedule
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+    from tqdm import tqdm
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
 

@@ -14,11 +14,11 @@ from contextlib import contextmanager
 
 # The extras an import may name, each with what it enables (the error message says it).
 EXTRAS = {
-    "train": "training and the trained agents (PyTorch, Stable-Baselines3, safetensors)",
-    "serve": "the browser table, card-envs serve (Starlette, uvicorn)",
-    "rllib": "training and loading agents on Ray RLlib",
-    "plot": "plots of arena results (matplotlib)",
-    "bench": "the benchmark references (rlcard, PettingZoo's classic games, OpenSpiel)",
+    "train": "training and the trained agents",
+    "serve": "the browser table, card-envs serve",
+    "rllib": "training on Ray RLlib and its agents",
+    "plot": "plots of arena results",
+    "bench": "the benchmarks' reference libraries",
 }
 
 
@@ -41,5 +41,5 @@ def require(extra: str) -> Iterator[None]:
         yield
     except ImportError as error:
         kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-        message = f"{error}: {EXTRAS[extra]} needs the {extra} extra: {hint}"
+        message = f"{error} (the {extra} extra: {EXTRAS[extra]}); install it with {hint}"
         raise kind(message, name=error.name, path=error.path) from error

@@ -42,6 +42,7 @@ from card_envs.agents.base import Agent
 from card_envs.agents.builtin import builtin_kinds, make_builtin
 from card_envs.agents.match import decisions, play_aec_game
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import install_hint, require
 from card_envs.registry import make
 from card_envs.tools.selection import ALL, cases, default_players, game_choices, parse_players
 
@@ -193,8 +194,9 @@ def hearts_speed(seconds: float) -> RulesReference:
     API (``make_observation`` with perfect recall, hearts' only tensor: ``set_from`` fills its
     numpy buffer, copied out as our ``observe`` returns a fresh vector). An ``ImportError``
     without ``open_spiel``."""
-    import pyspiel
-    from open_spiel.python.observation import make_observation
+    with require("bench"):
+        import pyspiel
+        from open_spiel.python.observation import make_observation
 
     game, rand = pyspiel.load_game("hearts"), random.Random(SEED)
     observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
@@ -271,7 +273,8 @@ def heuristic_kinds(name: str, num_players: int) -> list[str]:
 
 def rlcard_rules_speed(game_name: str, seconds: float) -> float:
     """The rules-only figure for a reference: its rlcard game driven directly."""
-    import rlcard
+    with require("bench"):
+        import rlcard
 
     game, rand = rlcard.make(game_name, config={"seed": SEED}).game, random.Random(SEED)
 
@@ -335,7 +338,7 @@ def reference_module(name: str) -> Any:
     except (ImportError, DependencyNotInstalled) as error:
         raise ImportError(
             f"{name} needs rlcard and pygame-ce ({error}); install them with "
-            "`pip install 'card-envs[bench]'`"
+            f"`{install_hint('bench')}`"
         ) from error
 
 
@@ -652,7 +655,7 @@ def measure_hearts(seconds: float, log: Callable[[str], None]) -> RulesReference
     try:
         return hearts_speed(seconds)
     except ImportError as error:
-        log(f"bench: OpenSpiel's hearts skipped ({error}); `pip install 'card-envs[bench]'`")
+        log(f"bench: OpenSpiel's hearts skipped ({error})")
         return None
 
 

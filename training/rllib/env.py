@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from card_envs import make
+from card_envs.core.extras import require
 
 ENV_NAME = "card_envs"  # the name registered with Ray: config.environment(ENV_NAME, ...)
 ILLEGAL_ACTIONS = "illegal_actions"  # the results key (under "env_runners"): a lifetime sum
@@ -49,14 +50,16 @@ def make_aec_env(config: Mapping[str, Any]) -> IllegalActionCounter:
 
 def make_rllib_env(config: Mapping[str, Any]):
     """The env creator registered with Ray: RLlib's ``PettingZooEnv`` over :func:`make_aec_env`."""
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    with require("rllib"):
+        from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     return PettingZooEnv(make_aec_env(config))
 
 
 def register() -> None:
     """Register :data:`ENV_NAME` with Ray (needed before building or restoring an algorithm)."""
-    from ray.tune.registry import register_env
+    with require("rllib"):
+        from ray.tune.registry import register_env
 
     register_env(ENV_NAME, make_rllib_env)
 

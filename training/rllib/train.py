@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from card_envs.agents.policy import PickleCheckpointWarning
-from card_envs.agents.rllib import INSTALL_HINT, META_FILE, load_rllib_agent
+from card_envs.agents.rllib import META_FILE, load_rllib_agent
+from card_envs.core.extras import install_hint, require
 from card_envs.registry import env_names, make, player_counts
 from card_envs.training.rllib.env import ENV_NAME, ILLEGAL_ACTIONS, count_illegal_actions, register
 
@@ -55,9 +56,10 @@ def module_ids(policy: str, num_players: int) -> list[str]:
 
 def build_config(args: argparse.Namespace, num_players: int):
     """The PPO config: masking module per policy, sampling and learner settings from ``args``."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    with require("rllib"):
+        from ray.rllib.algorithms.ppo import PPOConfig
+        from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+        from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from card_envs.agents.rllib_module import MaskedPPOTorchRLModule
 
@@ -101,7 +103,8 @@ def out_dir(args: argparse.Namespace) -> Path:
 
 def start_ray(address: str | None, env_runners: int) -> None:
     """Join the cluster at ``address``, or start a local Ray with a CPU per env runner."""
-    import ray
+    with require("rllib"):
+        import ray
 
     if address:
         ray.init(address=address)
@@ -114,8 +117,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     num_players = args.players or make(args.game).describe().num_players
     if num_players not in player_counts(args.game):
         raise ValueError(f"{args.game} is played by {player_counts(args.game)} players")
-    import ray
-    import torch
+    with require("rllib"):
+        import ray
+        import torch
 
     # The learner (and with --env-runners 0 the sampler) runs here; more torch threads than
     # free cores made sampling 6x slower on a busy 2-core machine. Ray gives each remote env
@@ -136,7 +140,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_iterations(algo: Any, args: argparse.Namespace) -> dict[str, Any]:
     """``algo.train()`` until the iteration or env-step budget is spent; TensorBoard logs."""
-    from tensorboardX import SummaryWriter  # an RLlib requirement, unlike tensorboard
+    with require("rllib"):
+        from tensorboardX import SummaryWriter  # an RLlib requirement, unlike tensorboard
 
     logdir = Path(args.logdir) / f"{args.game}_rllib_{time.strftime('%Y%m%d-%H%M%S')}"
     writer = SummaryWriter(str(logdir))
@@ -189,7 +194,8 @@ def log_scalars(writer: Any, result: dict[str, Any], step: int) -> None:
 
 def module_path(module_id: str) -> str:
     """Where ``algo.save_to_path`` puts a module's own checkpoint, relative to the directory."""
-    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
+    with require("rllib"):
+        from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
 
     return "/".join((COMPONENT_LEARNER_GROUP, COMPONENT_LEARNER, COMPONENT_RL_MODULE, module_id))
 
@@ -198,7 +204,8 @@ def export(
     args: argparse.Namespace, num_players: int, out: Path, summary: dict[str, Any]
 ) -> dict[str, Any]:
     """Write the metadata the loader checks, then the held-out win share against random."""
-    import ray
+    with require("rllib"):
+        import ray
 
     info = make(args.game, num_players=num_players).describe()
     modules = module_ids(args.policy, num_players)
@@ -234,7 +241,7 @@ def evaluate(out: Path, game: str, num_players: int, games: int) -> float:
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("ray") is None:
-        print(f"card-envs: error: train-rllib needs Ray: {INSTALL_HINT}", file=sys.stderr)
+        print(f"card-envs: error: train-rllib needs Ray: {install_hint('rllib')}", file=sys.stderr)
         return 2
     meta = train(args)
     keys = ("env_steps", "train_seconds", "env_steps_per_s", ILLEGAL_ACTIONS, "win_share_vs_random")
