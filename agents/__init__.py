@@ -1,6 +1,6 @@
 """Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path |
 "module:Class", info, seed)``, and the stronger heuristics some games add
-(:data:`STRONGER_HEURISTICS`)."""
+([`STRONGER_HEURISTICS`][])."""
 
 from __future__ import annotations
 
@@ -68,12 +68,14 @@ def shipped_checkpoint(env_name: str, kind: str = "ppo") -> Path:
 
 
 def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
-    """The :class:`Agent` subclass ``kind`` (``"package.module:ClassName"``) names, checked to
+    """The [`Agent`][] subclass ``kind`` (``"package.module:ClassName"``) names, checked to
     play at this table. Importing the module runs it, as any import of your own code does."""
     module_name, class_name = kind.split(":")
     module = import_module(module_name)
     if module is None:
-        raise ValueError(f"agent {kind!r}: no module {module_name!r} on the Python path")
+        raise ValueError(
+            f"agent {kind!r}: no module {module_name!r} on the Python path" + hint_for(module_name)
+        )
     cls = getattr(module, class_name, None)
     if cls is None:
         raise ValueError(f"agent {kind!r}: module {module_name} has no {class_name}")
@@ -89,15 +91,28 @@ def import_agent_class(kind: str, info: EnvInfo) -> type[Agent]:
     return cls
 
 
+def hint_for(module_name: str) -> str:
+    """How to reach a module whose file is in the current folder, which the command line's
+    Python path leaves out (only ``python -m`` and the interpreter's prompt put it there)."""
+    top = module_name.split(".")[0]
+    here = Path.cwd()
+    if not ((here / f"{top}.py").is_file() or (here / top / "__init__.py").is_file()):
+        return ""
+    return (
+        f": {top} is in the current folder, which the command does not search; run it with "
+        "PYTHONPATH=. in front (PYTHONPATH=. card-envs arena ...) or install your package"
+    )
+
+
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False) -> Agent:
     """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
-    the game (:data:`STRONGER_HEURISTICS`, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` or
-    ``"ppo_advised"`` (the game's shipped checkpoint of that kind, :data:`TRAINED_KINDS`), a
+    the game ([`STRONGER_HEURISTICS`][], e.g. Seals' ``"heuristic_value"``), ``"ppo"`` or
+    ``"ppo_advised"`` (the game's shipped checkpoint of that kind, [`TRAINED_KINDS`][]), a
     checkpoint path (``.safetensors``), a class of your own (``"package.module:ClassName"``, an
-    :class:`Agent` subclass built as ``cls(info, seed)``) or an RLlib export directory
+    [`Agent`][] subclass built as ``cls(info, seed)``) or an RLlib export directory
     (``card-envs train-rllib --out``).
 
-    The search agents ``"ismcts"`` and ``"pimc"`` (:data:`SEARCH_KINDS`) take a budget after a
+    The search agents ``"ismcts"`` and ``"pimc"`` (``SEARCH_KINDS``) take a budget after a
     colon: ``"ismcts:iterations=400"``.
 
     ``trust=True`` allows checkpoint formats that unpickle (a Stable-Baselines3 ``.zip``, an

@@ -386,15 +386,30 @@ def test_progress_redraws_one_line_on_a_terminal_and_leaves_it():
 
 
 def test_the_command_shows_progress_on_stderr_when_it_is_not_a_terminal(capsys):
-    assert (
-        main(["arena", "--game", "seals_v0", "--agents", "random", "heuristic", "--episodes", "2"])
-        == 0
-    )
-    err = capsys.readouterr().err
-    assert "arena: measuring 1 line-ups in 1 games, 1 deal each" in err
-    assert "arena: plan seals_v0 2 deals" in err
+    """With --episodes the run starts at once (no measuring) and every line says what it counts."""
+    base = ["arena", "--game", "seals_v0", "--agents", "random", "heuristic", "--workers", "1"]
+    assert main([*base, "--episodes", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "measuring" not in err and "measuring" not in out
+    assert "arena: plan: seals_v0: 2 deals a line-up, each in 2 seatings = 4 games" in err
     assert "ETA 0:00" in err
-    assert "arena: seals_v0 2 deals done, 4 games in" in err
+    assert "arena: seals_v0 done: 2 deals a line-up, 4 games in" in err
+    assert "games: seat-games played; win rate: wins per seat-game" in out  # the legend
+    assert "s playing them (the times above)" in out
+
+
+def test_a_budget_run_names_no_game_total_that_would_change():
+    stream = io.StringIO()
+    jobs = build_jobs([("seals_v0", 4)], None, matrix=False)
+    progress = Progress(stream, tty=False, every=0.0)
+    arena.Arena(Workers(1), progress=progress).run(jobs, budget=1e-3)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("arena: measuring what each of 5 line-ups in 1 games costs")
+    assert any(line.startswith("arena: plan for the budget's time left") for line in lines)
+    jobs[0].deals = [40 if not lineup.lopsided else 10 for lineup in jobs[0].lineups]
+    assert arena.deals_text(jobs[0]) == "40 deals a line-up (10 where a random player sits)"
+    played = [line for line in lines if "games played" in line]
+    assert played and all("/" not in line for line in played)
 
 
 def test_every_table_advances_the_progress_by_its_cost():
@@ -402,9 +417,24 @@ def test_every_table_advances_the_progress_by_its_cost():
     jobs = build_jobs([("seals_v0", 4)], ["random", "heuristic"], matrix=False)
     arena.Arena(Workers(1), progress=Progress(stream, tty=False, every=0.0)).run(jobs, 2)
     lines = [line for line in stream.getvalue().splitlines() if "games)" in line]
-    assert lines[0].startswith("arena: measuring:  50% (1/2 games)")  # not 100% at the start
-    assert "% (1/2 games)" in lines[2] and "100%" not in lines[2]
-    assert lines[-1].startswith("arena: 100% (2/2 games)")
+    assert lines[0].startswith("arena:  25% (1/4 games)")  # not 100% at the start
+    assert "% (2/4 games)" in lines[1] and "100%" not in lines[1]
+    assert lines[-1].startswith("arena: 100% (4/4 games)")
+
+
+def test_a_long_fixed_run_says_how_long_before_it_starts(monkeypatch):
+    """A search agent's decisions are timed on a few positions: the run's length, up front."""
+    stream = io.StringIO()
+    jobs = build_jobs([("seals_v0", 4)], ["ismcts:iterations=20", "random"], matrix=False)
+    monkeypatch.setattr(arena, "LONG_RUN_SECONDS", 0.0)
+    estimate = arena.Estimate.of(jobs[0])
+    assert estimate.per_decision["ismcts:iterations=20"] > estimate.per_decision["random"]
+    assert estimate.per_seat > 1
+    jobs[0].deals = [1]
+    assert estimate.seconds(jobs[0]) > 0
+    arena.Arena(Workers(1), progress=Progress(stream, tty=False, every=0.0)).run(jobs, 1)
+    first = stream.getvalue().splitlines()[1]
+    assert first.startswith("arena: about ") and "ismcts:iterations=20" in first
 
 
 # -- matrices -----------------------------------------------------------------------------------

@@ -6,14 +6,15 @@ of the field (random, the heuristic), the README's claims; ``--matrix`` puts eve
 every other, and ``--agents`` plays one pool of entries with ratings. Games run in parallel, but
 each is a pure function of its task (deal seed, seating, agent seeds) and results are reassembled
 in task order, so a report is identical bit for bit whatever ``--workers``. Without
-``--episodes`` the deals are sized to a time budget from each line-up's measured cost. How seats
-are filled, how shared wins count and how the interval and rating are computed:
-``docs/arena.md``.
+``--episodes`` the deals are sized to a time budget from each line-up's measured cost; with it
+the run starts at once, first saying how long it will take when that is long. How seats are
+filled, how shared wins count and how the interval and rating are computed: ``docs/arena.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import itertools
 import json
 import os
@@ -28,7 +29,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from card_envs.agents import TRAINED_KINDS, Agent, agent_kinds, make_agent
-from card_envs.agents.match import GameResult, play_game, process_pool
+from card_envs.agents.match import GameResult, decisions, play_game, process_pool
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.extras import require
 from card_envs.records import append_record, record_game
@@ -45,6 +46,10 @@ MIN_DEALS, MAX_DEALS, LOPSIDED_SHARE = 10, 2500, 4
 PROBE_DEALS = 1  # deals every line-up plays first, to measure its cost (they count as results)
 ROUND_DEALS = 4  # sized to a budget, a game's deals are played in rounds of at least this many
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
+# A run of fixed size (--episodes) estimated to take longer than this says so before it starts,
+# from SAMPLE_DECISIONS timed decisions of each agent on positions of one game.
+LONG_RUN_SECONDS = 10.0
+SAMPLE_DECISIONS = 5
 REDRAW_EVERY = 0.25  # seconds between redraws of the progress line on a terminal
 
 
@@ -363,6 +368,11 @@ def _in_this_process(tasks: Sequence[Task]) -> Iterator[Played]:
 
 
 # -- progress -----------------------------------------------------------------------------------
+def plural(count: int, noun: str) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{count:,} {noun}{'s' * (count != 1)}"
+
+
 def clock_text(seconds: float) -> str:
     seconds = max(0, round(seconds))
     return f"{seconds // 60}:{seconds % 60:02d}"
@@ -391,12 +401,14 @@ class Progress:
         self.every = REDRAW_EVERY if self.tty else every
         self.clock = clock
         self.label = "arena"
+        self.budgeted = False
         self.started = self.shown = clock()
         self.drawn = False
 
-    def start(self, label: str) -> None:
-        """Time a new phase from now."""
-        self.label = label
+    def start(self, label: str, budgeted: bool = False) -> None:
+        """Time a new phase from now; ``budgeted``: a run sized to a budget, whose plan changes
+        as it goes (so its game total, which would change too, is not shown)."""
+        self.label, self.budgeted = label, budgeted
         self.started = self.shown = self.clock()
 
     def update(self, games: int, total: int, done: float, left: float) -> None:
@@ -408,8 +420,13 @@ class Progress:
             self._show(self.status(games, total, done, left, now - self.started))
 
     def status(self, games: int, total: int, done: float, left: float, elapsed: float) -> str:
-        share = done / (done + left) if done + left else 1.0
         eta = clock_text(elapsed * left / done) if done else "?"
+        if self.budgeted:
+            return (
+                f"{self.label}: {games:,} games played, {clock_text(elapsed)} elapsed, "
+                f"ETA {eta} (the plan follows the budget)"
+            )
+        share = done / (done + left) if done + left else 1.0
         return (
             f"{self.label}: {share:4.0%} ({games:,}/{total:,} games), "
             f"{clock_text(elapsed)} elapsed, ETA {eta}"
@@ -493,16 +510,23 @@ class Job:
             for cpu, out, lineup in zip(self.cpu, self.outcomes, self.lineups, strict=True)
         ]
 
-    def left(self) -> tuple[int, float]:
-        """Tables still to play of the planned deals, and their estimated CPU seconds."""
+    def left(self, unmeasured: float = 0.0) -> tuple[int, float]:
+        """Tables still to play of the planned deals, and their estimated CPU seconds (a
+        line-up not played yet at ``unmeasured`` seconds a table)."""
         games, work = 0, 0.0
         for lineup, deals, out, cost in zip(
             self.lineups, self.deals, self.outcomes, self.cost, strict=True
         ):
             tables = max(0, deals * len(lineup.tables) - len(out))
             games += tables
-            work += tables * cost / len(lineup.tables)
+            work += tables * (cost / len(lineup.tables) if out else unmeasured)
         return games, work
+
+    def games(self) -> int:
+        """Tables of the planned deals."""
+        return sum(
+            d * len(lineup.tables) for d, lineup in zip(self.deals, self.lineups, strict=True)
+        )
 
     @property
     def main_cost(self) -> float:
@@ -618,18 +642,27 @@ class Arena:
             raise ValueError(f"--episodes must be at least 1; got {episodes}")
         if budget is not None and budget <= 0:
             raise ValueError(f"--budget must be a positive number of seconds; got {budget}")
-        deadline = time.perf_counter() + (budget or DEFAULT_BUDGET)
-        probe = PROBE_DEALS if episodes is None else min(PROBE_DEALS, episodes)
-        self._probe(jobs, probe)
-        for job in jobs:
-            job.deals = [episodes or probe] * len(job.lineups)
+        budget = budget or DEFAULT_BUDGET
+        deadline = time.perf_counter() + budget
         order = list(jobs)
         if episodes is None:
+            self._probe(jobs, PROBE_DEALS)
+            for job in jobs:
+                job.deals = [PROBE_DEALS] * len(job.lineups)
             order.sort(key=lambda job: -sum(job.cost))
-        if episodes is None:
             self._plan(order, deadline)
-        self._note("arena: plan " + "; ".join(plan_text(job) for job in order))
-        self._start_progress("arena")
+            self._note(
+                "arena: plan for the budget's time left (revised as games finish): "
+                + "; ".join(plan_text(job) for job in order)
+            )
+        else:
+            for job in jobs:
+                job.start()
+                job.deals = [episodes] * len(job.lineups)
+            self._note("arena: plan: " + "; ".join(plan_text(job) for job in order))
+            if self.progress is not None:
+                self._estimate(order)
+        self._start_progress("arena", budgeted=episodes is None)
         reports: dict[int, Report] = {}
         for j, job in enumerate(order):
             began = time.perf_counter()
@@ -666,10 +699,31 @@ class Arena:
         if first is not None:
             self.wall += time.perf_counter() - first
 
-    def _start_progress(self, label: str) -> None:
+    def _start_progress(self, label: str, budgeted: bool = False) -> None:
         self.done_games, self.done_cpu = 0, 0.0
         if self.progress is not None:
-            self.progress.start(label)
+            self.progress.start(label, budgeted)
+
+    def _estimate(self, jobs: Sequence[Job]) -> None:
+        """Say how long a fixed-size run will take, before it starts, when that is long."""
+        costs: dict[str, float] = {}
+        seconds = 0.0
+        for job in jobs:
+            estimate = Estimate.of(job, self.trust)
+            costs |= estimate.per_decision
+            seconds += estimate.seconds(job) / self.workers.count
+        if seconds > LONG_RUN_SECONDS:
+            dearest = max(costs.values())
+            dear = ", ".join(
+                f"{kind} {clock_text_fine(c)} a decision"
+                for kind, c in sorted(costs.items(), key=lambda kc: -kc[1])
+                if c > dearest / 10
+            )
+            self._note(
+                f"arena: about {clock_text(seconds)} to play on "
+                f"{plural(self.workers.count, 'worker')}, "
+                f"estimated from a few timed decisions ({dear}); Ctrl-C stops"
+            )
 
     def _advance(self, seconds: float, left: tuple[int, float]) -> None:
         """One more table, ``seconds`` of CPU; ``left`` tables and CPU seconds to go."""
@@ -689,7 +743,10 @@ class Arena:
                 tasks += batch
                 owners += [(j, k)] * len(batch)
         lineups = sum(len(job.lineups) for job in jobs)
-        self._note(f"arena: measuring {lineups} line-ups in {len(jobs)} games, {deals} deal each")
+        self._note(
+            f"arena: measuring what each of {lineups} line-ups in {len(jobs)} games costs: "
+            f"{deals} deal each, in every seating (they count as results)"
+        )
         self._start_progress("arena: measuring")
         for index, ((j, k), (result, seconds)) in enumerate(
             zip(owners, self._stream(tasks), strict=True)
@@ -718,9 +775,10 @@ class Arena:
             owners += [k] * len(batch)
         for index, (result, seconds) in enumerate(self._stream(tasks)):
             job.add(owners[index], result, seconds)
-            games, work = job.left()
+            mean = (self.done_cpu + seconds) / (self.done_games + 1)  # for line-ups not yet played
+            games, work = job.left(mean)
             for other in later:
-                more = other.left()
+                more = other.left(mean)
                 games, work = games + more[0], work + more[1]
             self._advance(seconds, (games, work))
 
@@ -729,10 +787,84 @@ class Arena:
             self.progress.note(text)
 
 
+def deals_text(job: Job) -> str:
+    """A game's deals per line-up: ``250 deals a line-up (62 where a random player sits)``."""
+    main = max(job.deals)
+    lopsided = {d for d, lineup in zip(job.deals, job.lineups, strict=True) if lineup.lopsided}
+    text = f"{main:,} deal{'s' * (main != 1)} a line-up"
+    if lopsided and lopsided != {main}:
+        text += f" ({min(lopsided):,} where a random player sits)"
+    return text
+
+
 def plan_text(job: Job) -> str:
-    """A game's deals per line-up: ``seals_v0 250/62 deals`` (main/lopsided line-ups)."""
-    sizes = sorted(set(job.deals), reverse=True)
-    return f"{job.env_name} " + "/".join(map(str, sizes)) + " deals"
+    """A game's plan: ``seals_v0: 250 deals a line-up (62 where a random player sits), each in
+    4 seatings = 2,480 games``."""
+    seatings = len(job.lineups[0].tables)
+    return f"{job.env_name}: {deals_text(job)}, each in {seatings} seatings = {job.games():,} games"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a fixed-size job will cost: CPU seconds per decision of each agent kind, timed on
+    positions of one game, and the decisions a seat makes in that game."""
+
+    per_decision: dict[str, float]
+    per_seat: float
+
+    @classmethod
+    def of(cls, job: Job, trust: bool = False) -> Estimate:
+        env = make(job.env_name, num_players=job.num_players)
+        info = env.describe()
+        positions, per_seat = sample_positions(env, info)
+        kinds = sorted({name for lineup in job.lineups for name in lineup.names})
+        return cls(
+            {k: decision_seconds(make_agent(k, info, 0, trust=trust), positions) for k in kinds},
+            per_seat,
+        )
+
+    def seconds(self, job: Job) -> float:
+        """CPU seconds of the job's planned tables."""
+        return sum(
+            deals * self.per_seat * sum(self.per_decision[lineup.names[e]] for e in seating)
+            for deals, lineup in zip(job.deals, job.lineups, strict=True)
+            for seating in lineup.tables
+        )
+
+
+def sample_positions(env: CardEnv, info: EnvInfo) -> tuple[list[tuple[CardEnv, Any]], float]:
+    """Copies of a seeded game at :data:`SAMPLE_DECISIONS` + 1 of its decisions with a choice,
+    spread over it, and the decisions per seat it took (played by the heuristic where the game
+    has one). A forced move costs any agent little, so none is sampled (the estimate errs long)."""
+    agent = make_agent(HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM, info, 0)
+    env.reset(seed=0)
+    seen, count = [], 0
+    for _, observation in decisions(env):
+        count += 1
+        if observation["action_mask"].sum() > 1:
+            seen.append((copy.deepcopy(env), observation))
+        env.step(agent.act_at(env, observation))
+    picks = np.linspace(0, len(seen) - 1, SAMPLE_DECISIONS + 1).round().astype(int)
+    return [seen[i] for i in dict.fromkeys(picks)], count / info.num_players
+
+
+def decision_seconds(agent: Agent, positions: Sequence[tuple[CardEnv, Any]]) -> float:
+    """The mean CPU seconds of ``agent``'s decisions at ``positions``, the first a warm-up
+    (a trained agent's first forward pass, a cache filled)."""
+    times = []
+    for env, observation in positions:
+        table = copy.deepcopy(env)
+        started = time.process_time()
+        agent.act_at(table, observation)
+        times.append(time.process_time() - started)
+    return float(np.mean(times[1:] or times))
+
+
+def clock_text_fine(seconds: float) -> str:
+    """A decision's time: ``0.31 s``, ``12 ms``, ``40 µs``."""
+    if seconds >= 0.1:
+        return f"{seconds:.2f} s"
+    return f"{seconds * 1e3:.0f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} µs"
 
 
 def job_report(job: Job, seed: int) -> Report:
@@ -918,8 +1050,7 @@ def format_report(report: Report, seconds: float) -> str:
     width = max(12, *(len(a.name) for a in report.agents))
     lines = [
         f"{report.game}, {report.players} players: {report.episodes} deals x "
-        f"{report.seatings} seatings = {games} games, seed {report.seed}, {seconds:.1f} s; "
-        f"games and win rates per seat (fair share {1 / report.players:.3f}), rating of wins",
+        f"{report.seatings} seatings = {games} games, seed {report.seed}, {seconds:.1f} s",
         f"{'agent':<{width}} {'games':>6} {'win rate':>8} {'95% CI':>16} "
         f"{'mean score':>10} {'mean reward':>11} {'rating':>7} {'mu ± sigma':>14}",
     ]
@@ -930,7 +1061,13 @@ def format_report(report: Report, seconds: float) -> str:
             f"{a.mean_score:>10.2f} {a.mean_reward:>+11.3f} {a.rating:>7.2f} "
             f"{f'{a.mu:.2f} ± {a.sigma:.2f}':>14}"
         )
-    return "\n".join(lines + rating_notes(report.agents))
+    legend = [
+        "games: seat-games played; win rate: wins per seat-game (a shared win split between its "
+        f"winners; fair share {1 / report.players:.3f}),",
+        "  95% CI over deals; mean score and reward per seat-game; rating: mu - 3 sigma of a "
+        "Plackett-Luce rating of wins",
+    ]
+    return "\n".join(lines + legend + rating_notes(report.agents))
 
 
 def cell_text(cell: CellReport | None, fair: float) -> str:
@@ -952,13 +1089,17 @@ def format_matrix(report: MatrixReport, seconds: float) -> str:
     lines = [
         f"{report.game}, {report.players} players: each agent alone against {field_size} of the "
         f"field, seats rotated, the same deals in every cell; seed {report.seed}, {seconds:.1f} s",
-        f"win share per seat-game [95% interval], > above / < below / = not told apart from the "
-        f"fair share {fair:.3f}, games",
         f"{'agent':<{width}}  " + "  ".join(f"{h:<{column}}" for h in heads).rstrip(),
     ]
     for agent in report.agents:
         texts = [cell_text(report.cell(agent, o), fair) for o in report.opponents]
         lines.append(f"{agent:<{width}}  " + "  ".join(f"{t:<{column}}" for t in texts).rstrip())
+    lines += [
+        "a cell: the agent's win share (wins per seat-game it played, a shared win split "
+        "between its winners) [its 95% interval over deals], then",
+        f"  > above, < below or = not told apart from the fair share {fair:.3f}, then the "
+        "seat-games played; - not played (an agent against a field of its own kind)",
+    ]
     return "\n".join(lines)
 
 
@@ -1023,13 +1164,18 @@ def cmd_arena(args: argparse.Namespace) -> int:
     jobs = build_jobs(todo, args.agents, args.matrix, args.trust_checkpoint)
     progress = Progress(sys.stderr)
 
+    playing = []
+
     def finished(job: Job, report: Report, seconds: float) -> None:
+        playing.append(seconds)
         progress.clear()
         print(format_report(report, seconds), end="\n\n", flush=True)
         games = sum(len(o) for o in job.outcomes)
+        measured = ", its measuring included" if args.episodes is None else ""
         progress.note(
-            f"arena: {plan_text(job)} done, {games:,} games in {seconds:.1f} s "
-            f"({sum(job.cpu):.1f} s of CPU in play, measuring included)"
+            f"arena: {job.env_name} done: {deals_text(job)}, {games:,} games in {seconds:.1f} s "
+            f"({sum(job.cpu):.1f} s of CPU in play on {plural(args.workers, 'worker')}"
+            f"{measured})"
         )
 
     budget = (args.budget or DEFAULT_BUDGET) - (time.perf_counter() - start)  # the whole command
@@ -1046,8 +1192,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
         write_json(reports, Path(args.json))
     if args.plot:
         write_plot(reports, Path(args.plot))
+    total = time.perf_counter() - start
     print(
-        f"arena: {len(reports)} runs in {time.perf_counter() - start:.1f} s, {args.workers} workers"
+        f"arena: {plural(len(reports), 'game')} in {total:.1f} s on "
+        f"{plural(args.workers, 'worker')}: {sum(playing):.1f} s playing them (the times above), "
+        f"{total - sum(playing):.1f} s {'measuring, ' * (args.episodes is None)}"
+        "starting workers and agents"
     )
     return 0
 
