@@ -104,3 +104,15 @@ def test_a_closed_pipe_ends_a_command_quietly():
         errors = process.stderr.read().decode()
         assert process.wait(timeout=120) == BROKEN_PIPE
     assert errors == ""
+
+
+def test_an_agent_module_in_the_current_folder_is_named_with_the_way_to_reach_it(
+    tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "my_agents.py").write_text("")
+    monkeypatch.chdir(tmp_path)
+    words = ["arena", "--game", "seals_v0", "--agents", "my_agents:HighCardAgent", "random"]
+    assert main([*words, "--episodes", "1", "--workers", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "no module 'my_agents' on the Python path: my_agents is in the current folder" in error
+    assert "PYTHONPATH=." in error

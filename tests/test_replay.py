@@ -5,6 +5,8 @@ only its own view."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,11 +14,12 @@ import pytest
 from card_envs import cli, make
 from card_envs.agents import make_agent
 from card_envs.agents.match import play_game
+from card_envs.cli import BROKEN_PIPE
 from card_envs.datasets import build_dataset
 from card_envs.records import read_records, record_game, replay, write_records
 from card_envs.tools.arena import Lineup, make_tasks, play_timed
 from card_envs.tools.play import play_session, seen_move
-from card_envs.tools.replay import Replayer, browse, load
+from card_envs.tools.replay import Replayer, browse, load, summary
 
 
 def recorded(name="seals_v0", num_players=2, seed=3, kinds=("heuristic", "random")):
@@ -179,6 +182,27 @@ def test_play_records_the_game_finished_or_abandoned(tmp_path):
     assert replay(finished).game.is_over(replay(finished).game_state)
     assert abandoned["agents"] == ["human", "heuristic"] and len(abandoned["actions"]) >= 1
     assert not replay(abandoned).game.is_over(replay(abandoned).game_state)
+    assert ", finished, won by player_" in summary(finished)
+    assert "abandoned: not finished, player_0 was to act" in summary(abandoned).splitlines()[0]
+    last = Replayer(abandoned).frame(len(abandoned["actions"]))
+    assert "the record ends here: abandoned" in last
+
+
+def test_a_replay_cut_by_a_closed_pipe_ends_quietly(tmp_path):
+    """``card-envs replay X --print | head``: the reader goes away, no traceback (a whole
+    Seamless game prints far more than a pipe holds)."""
+    path = tmp_path / "games.jsonl"
+    write_records(path, [recorded("seamless_v0", 4, kinds=("random",) * 4)])
+    command = [sys.executable, "-c", "import sys; from card_envs.cli import main; sys.exit(main())"]
+    with subprocess.Popen(
+        [*command, "replay", str(path), "--print"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+        assert process.wait(timeout=120) == BROKEN_PIPE
+    assert errors == ""
 
 
 # -- card-envs dataset -------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from card_envs.records import RecordError, play_action, start, validate_record
+from card_envs.core.env import CardEnv
+from card_envs.records import RecordError, play_action, replay, start, validate_record
 from card_envs.tools.play import QUIT_WORDS, Quit, ask, seen_move
 
 PROMPT = "[enter] next, b back, <step number>, e end, q quit> "
@@ -55,17 +56,33 @@ class Replayer:
         play_action(env, action, index)
         kind = self.record["agents"][acting]
         header = f"step {index + 1}/{self.length}: player_{acting} ({kind}): {move}"
+        if index + 1 == self.length:
+            header += f"\nthe record ends here: {ending(env)}"
         return header + "\n" + self._view()
 
 
-def summary(record: Mapping[str, Any]) -> str:
-    """The record's game, seats and outcome in two lines."""
+def ending(env: CardEnv) -> str:
+    """How the game on ``env`` (replayed to its last action) ended: finished, stopped by the
+    step cap, or abandoned (a person quit ``card-envs play``, or the record stops early)."""
+    game, state = env.game, env.game_state
+    if game.is_over(state):
+        winners = ", ".join(f"player_{w}" for w in game.winners(state)) or "nobody"
+        return f"finished, won by {winners}"
+    if game.is_truncated(state):
+        return "stopped by the game's step cap: no winner"
+    return f"abandoned: not finished, player_{game.current_player(state)} was to act"
+
+
+def summary(record: Mapping[str, Any], env: CardEnv | None = None) -> str:
+    """The record's game, seats and outcome in two lines (``env``: the game replayed to its
+    end, if at hand)."""
     seats = ", ".join(f"player_{s} {kind}" for s, kind in enumerate(record["agents"]))
     rewards = ", ".join(f"{agent} {value:+g}" for agent, value in record["rewards"].items())
     scores = ", ".join(f"{score:g}" for score in record["scores"])
+    end = ending(env if env is not None else replay(record))
     return (
         f"{record['env']} {record['options']}, seed {record['seed']}: {seats}; "
-        f"{len(record['actions'])} actions\nrewards: {rewards}; scores: {scores}"
+        f"{len(record['actions'])} actions, {end}\nrewards: {rewards}; scores: {scores}"
     )
 
 
