@@ -3,8 +3,8 @@
 It owns what PettingZoo asks of an environment (agents, agent order, rewards, terminations,
 dead steps, spaces, the observation/mask dict, rendering) and gives PettingZoo's wrapper
 guarantees itself (order enforcement, bounds and type checks, clear errors) at a fraction of
-their cost. A game supplies only a :class:`~card_envs.core.game.Game` and an
-:class:`~card_envs.core.game.Encoding`.
+their cost. A game supplies only a [`Game`][] and an
+[`Encoding`][].
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class EnvInfo:
 class CardEnv(AECEnv, EzPickle):
     """Generic AEC environment over a game's rules and encoding.
 
-    ``copy.deepcopy`` and ``pickle`` keep everything (game state, generator, agents, rewards,
+    ``copy.deepcopy``, ``copy.copy`` (the same) and ``pickle`` keep everything (game state, generator, agents, rewards,
     the spaces' generators), so a copy made mid-game plays on exactly like the original.
     """
 
@@ -127,6 +127,11 @@ class CardEnv(AECEnv, EzPickle):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+
+    def __copy__(self) -> CardEnv:
+        """The same independent copy as ``copy.deepcopy``: a shallow copy would share the game
+        state, so after the original stepped it would offer moves that are no longer legal."""
+        return copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CardEnv:
         """A deep copy that shares only the rules object, which play never changes (its
@@ -237,7 +242,7 @@ class CardEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str, derived: bool = True) -> dict[str, np.ndarray]:
         """PettingZoo's observation of ``agent``; ``derived=False`` leaves the pieces an encoding
-        derives for networks at 0 (:meth:`~card_envs.core.game.Encoding.observe_underived`),
+        derives for networks at 0 ([`Encoding.observe_underived`][]),
         for play loops serving an agent that does not read them (``Agent.reads_derived``)."""
         if not self.agents:
             self._not_playing("observe")
