@@ -49,8 +49,9 @@ class EnvInfo:
 class CardEnv(AECEnv, EzPickle):
     """Generic AEC environment over a game's rules and encoding.
 
-    ``copy.deepcopy``, ``copy.copy`` (the same) and ``pickle`` keep everything (game state, generator, agents, rewards,
-    the spaces' generators), so a copy made mid-game plays on exactly like the original.
+    ``copy.deepcopy``, ``copy.copy`` (the same) and ``pickle`` keep everything (game state,
+    generator, agents, rewards, the spaces' generators), so a copy made mid-game plays on
+    exactly like the original.
     """
 
     game_class: ClassVar[type[Game]]
