@@ -12,7 +12,7 @@ from card_envs.core.env import CardEnv, EnvInfo
 class Agent(ABC):
     """Chooses a legal action from ``{"observation", "action_mask"}``.
 
-    Built from :class:`~card_envs.core.env.EnvInfo` (spec, seats, action names), never from a
+    Built from [`EnvInfo`][] (spec, seats, action names), never from a
     game state, so an agent knows only what its seat may know.
     """
 
@@ -43,8 +43,8 @@ class Agent(ABC):
     def act_at(self, env: CardEnv, observation: dict[str, np.ndarray]) -> int:
         """The action for ``env``'s acting seat, whose observation is ``observation``: what every
         play loop calls. Most agents need only the observation; a search agent overrides this to
-        sample the hidden state consistently with the seat's information
-        (:meth:`~card_envs.core.game.Game.resample_hidden`), never reading it directly."""
+        sample the hidden state consistently with the seat's information, never reading it
+        directly ([`Game.resample_hidden`][card_envs.core.game.Game.resample_hidden])."""
         return self.act(observation)
 
     def views(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -1,5 +1,5 @@
-"""The one AEC play loop (:func:`decisions`) and whole games with one agent per seat
-(:func:`play_game`), shared by the arena, the bench, human play, training, the demo and tests."""
+"""The one AEC play loop ([`decisions`][]) and whole games with one agent per seat
+([`play_game`][]), shared by the arena, the bench, human play, training, the demo and tests."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def decisions(
 
 def play_aec_game(env: AECEnv, rand: random.Random) -> int:
     """The rest of the game in progress on ``env``, uniformly random legal moves drawn from
-    ``rand`` through :func:`decisions`: the benchmarks' random play (one policy for every env,
+    ``rand`` through [`decisions`][]: the benchmarks' random play (one policy for every env,
     PettingZoo's references included); returns agent-steps. The int8 mask (every env's, the
     references' too) is read as bool: the same legal ids, 2-3x faster on a long mask."""
     steps = 0

@@ -3,7 +3,7 @@
 A record holds the env's name and constructor options, every chance outcome of the game (the
 env's ``deal_record()``) and the actions in order, so ``make`` + ``reset(options={"deal": ...})``
 + stepping the actions replays the game bit for bit, with any seed or none. Reading a record
-checks it whole, replay included: a malformed one raises :class:`RecordError` naming the line
+checks it whole, replay included: a malformed one raises [`RecordError`][] naming the line
 and the field. Format and fields: ``docs/records.md``.
 """
 
@@ -159,13 +159,13 @@ def iter_records(path: str | Path, check: bool = True) -> Iterator[dict[str, Any
 
 
 def read_records(path: str | Path, check: bool = True) -> list[dict[str, Any]]:
-    """Every record of a JSON Lines file, checked as :func:`iter_records` does."""
+    """Every record of a JSON Lines file, checked as [`iter_records`][] does."""
     return list(iter_records(path, check))
 
 
 # -- checking and replaying -----------------------------------------------------------------------
 def validate_record(record: Any, line: int | None = None) -> None:
-    """Raise :class:`RecordError` naming ``line`` and the field if ``record`` is not a record
+    """Raise [`RecordError`][] naming ``line`` and the field if ``record`` is not a record
     of a game that replays: every field's type, the options, the deal, each action's legality,
     and the rewards and scores the replay ends with."""
     env, rewards = _replayed(record, None, line)
@@ -180,8 +180,8 @@ def replay(record: Mapping[str, Any], seed: int | None = None) -> CardEnv:
 
 def steps(record: Mapping[str, Any], seed: int | None = None) -> Iterator[RecordStep]:
     """Each decision of the recorded game in order, with every seat's observation and mask
-    at that point and the live env before the action (see :class:`RecordStep`). An action
-    that cannot be played raises :class:`RecordError` before its step is yielded."""
+    at that point and the live env before the action (see [`RecordStep`][]). An action
+    that cannot be played raises [`RecordError`][] before its step is yielded."""
     env = start(record, seed)
     names = env.game.actions.names
     for index, action in enumerate(record["actions"]):
@@ -217,7 +217,7 @@ def _replayed(record: Any, seed: int | None, line: int | None) -> tuple[CardEnv,
 
 def start(record: Any, seed: int | None = None, line: int | None = None) -> CardEnv:
     """A fresh env of the record's game, dealt the record's deal, before its first action;
-    every field's shape checked (not yet the actions' legality: :func:`play_action`)."""
+    every field's shape checked (not yet the actions' legality: [`play_action`][])."""
     _check_fields(record, line)
     try:
         env = make(record["env"], **record["options"])
@@ -232,7 +232,7 @@ def start(record: Any, seed: int | None = None, line: int | None = None) -> Card
 
 
 def play_action(env: CardEnv, action: Any, index: int, line: int | None = None) -> dict[str, float]:
-    """Step the ``index``-th recorded action (a :class:`RecordError` if it cannot be played),
+    """Step the ``index``-th recorded action (a [`RecordError`][] if it cannot be played),
     then every dead step after it (the end of the game); returns the rewards the action handed
     out (the dead steps clear them)."""
     if not env.agents:

@@ -7,7 +7,7 @@ the next outcome of that name is taken from the script. Either way it is logged,
 ``log`` holds every chance outcome of the whole game in the format a deal injects it
 (``deal["chance"]``), and replaying that deal reproduces the game whatever the generator.
 
-A :class:`ChanceLog` lives in the game state, so copies and pickles of a state carry it.
+A [`ChanceLog`][] lives in the game state, so copies and pickles of a state carry it.
 """
 
 from __future__ import annotations

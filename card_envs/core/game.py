@@ -97,7 +97,7 @@ class Game(ABC, Generic[State]):
         """Why ``action`` is illegal now, or ``None`` if it is legal.
 
         The checks every game shares (the game is over, the id is out of range) are made here;
-        the game's own rules are :meth:`rule_violation`, written independently of
+        the game's own rules are [`rule_violation`][], written independently of
         ``legal_actions`` (a detector, not a lookup), so the two can be tested against each
         other."""
         if self.is_over(state) or self.is_truncated(state):
@@ -212,9 +212,9 @@ class Encoding(ABC, Generic[State]):
         return buffer.copy()
 
     def observe_underived(self, state: State, seat: int) -> np.ndarray:
-        """:meth:`observe` with the pieces derived from the rest for networks left at 0
+        """[`observe`][] with the pieces derived from the rest for networks left at 0
         (``sequitur_v1``'s ``action_values``, which costs most of its observation): what a
-        scripted agent that never reads them needs. Where nothing is derived, :meth:`observe`."""
+        scripted agent that never reads them needs. Where nothing is derived, [`observe`][]."""
         return self.observe(state, seat)
 
 

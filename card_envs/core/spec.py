@@ -123,7 +123,7 @@ def block_layout(
     blocks: Sequence[ActionBlock],
 ) -> tuple[dict[str, int], tuple[tuple[str, int], ...]]:
     """Each block's first id, and every id decoded as ``(block name, index in the block)``:
-    for rules that need the layout before their :class:`ActionSpec` exists."""
+    for rules that need the layout before their [`ActionSpec`][] exists."""
     start: dict[str, int] = {}
     decoded: list[tuple[str, int]] = []
     for block in blocks:
