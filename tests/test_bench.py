@@ -33,7 +33,7 @@ from card_envs.tools.bench import (
     set_ratios,
     write_markdown,
 )
-from card_envs.tools.selection import default_players
+from card_envs.tools.selection import ALL, cases, default_players
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_PAGE = ROOT / "docs" / "benchmarks.md"
@@ -262,3 +262,26 @@ def test_training_mode_writes_the_issue_json_and_its_own_block(tmp_path, capsys)
     text = page.read_text()
     assert "speed" in text and "old" not in text and "| `seals_v0` |" in text
     assert "self-play training steps/s" in capsys.readouterr().out
+
+
+def test_vector_mode_writes_the_issue_json(tmp_path, capsys):
+    """--vector: the vector env, the AEC loop and the rules + observation in one run per game,
+    the figures issue 46 names; --profile adds where the vector step goes."""
+    out = tmp_path / "vector.json"
+    args = ["bench", "--vector", "--game", "seals_v0", "--players", "2", "--seconds", "0.05"]
+    assert main([*args, "--json", str(out), "--profile"]) == 0
+    games = json.loads(out.read_text())["games"]
+    assert [(g["game"], g["players"], g["num_envs"]) for g in games] == [("seals_v0", 2, 256)]
+    for figure in ("vector_steps_per_s", "aec_steps_per_s", "rules_obs_steps_per_s"):
+        assert games[0][figure] > 0
+    printed = capsys.readouterr().out
+    assert "vs rules+obs" in printed and "vector env hot spots of seals_v0" in printed
+
+
+def test_vector_mode_plays_each_game_once_at_its_default_count():
+    """A later version of a game's rules with another observation is not measured twice."""
+    first: dict[type, str] = {}
+    for name in env_names():
+        first.setdefault(bench.env_module(name).raw_env.game_class, name)
+    expected = [(name, default_players(name)) for name in first.values()]
+    assert bench.one_env_per_game(cases(ALL, None)) == expected

@@ -38,12 +38,13 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 from pettingzoo import AECEnv
 
+from card_envs import vector
 from card_envs.agents.base import Agent
 from card_envs.agents.builtin import builtin_kinds, make_builtin
 from card_envs.agents.match import decisions, play_aec_game
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import install_hint, require
-from card_envs.registry import make
+from card_envs.registry import env_module, make
 from card_envs.tools.selection import ALL, cases, default_players, game_choices, parse_players
 
 DEFAULT_SECONDS = 1.0  # per timed measurement (AEC loop, rules only, each heuristic)
@@ -59,6 +60,7 @@ MARK_START, MARK_END = "<!-- generated:bench -->", "<!-- /generated -->"
 TRAINING_START = "<!-- generated:training -->"
 TRAINING_BAR = 0.2  # self-play trainer steps/s over random-play AEC steps/s (issue 20)
 SEED = 0
+VECTOR_TABLES = 256  # tables of card-envs bench --vector (issue 46)
 RAW_SUFFIX = " (raw_env)"
 HEARTS = "open_spiel hearts (C++)"
 
@@ -736,12 +738,108 @@ def cmd_training(args: argparse.Namespace, todo: Sequence[tuple[str, int]]) -> i
     return 0
 
 
+# -- the vector env beside the AEC loop (--vector) ---------------------------------------------
+def vector_speed(name: str, num_players: int, seconds: float, tables: int = VECTOR_TABLES) -> float:
+    """Agent-steps/s of random legal play on ``tables`` tables of ``card_envs.vector``, every
+    table's move drawn at once from the masks (the first deal untimed)."""
+    venv = vector.make(name, tables, seed=SEED, num_players=num_players)
+    obs, _ = venv.reset()
+    rng, masks, steps = np.random.default_rng(SEED), obs["action_mask"], 0
+    start = time.process_time()
+    while True:
+        venv.step(vector.random_actions(masks, rng))
+        steps += tables
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def one_env_per_game(todo: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The first registered version of each game's rules: a later version with another
+    observation of the same game (a variant) is left to ``--game``."""
+    seen: set[type] = set()
+    kept = []
+    for name, num_players in todo:
+        rules = env_module(name).raw_env.game_class
+        if rules not in seen:
+            seen.add(rules)
+            kept.append((name, num_players))
+    return kept
+
+
+def vector_rows(
+    todo: Sequence[tuple[str, int]], seconds: float, log: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
+    """Each game's vector, AEC and rules + observation steps/s, measured in one run."""
+    rows = []
+    for name, num_players in todo:
+        log(f"bench --vector: {name} at {num_players} players ...")
+        env = make(name, num_players=num_players)
+        rows.append(
+            {
+                "game": name,
+                "players": num_players,
+                "num_envs": VECTOR_TABLES,
+                "vector_steps_per_s": round(vector_speed(name, num_players, seconds)),
+                "aec_steps_per_s": round(aec_speed(env, seconds)[0]),
+                "rules_obs_steps_per_s": round(rules_observed_speed(env, seconds)),
+            }
+        )
+    return rows
+
+
+def vector_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The vector figures with the two ratios the issue's bar reads."""
+    lines = [
+        f"{'env':24} {'players':>7} {'vector/s':>10} {'AEC/s':>10} {'rules+obs/s':>12} "
+        f"{'vs AEC':>7} {'vs rules+obs':>12}"
+    ]
+    for row in rows:
+        speed = row["vector_steps_per_s"]
+        lines.append(
+            f"{row['game']:24} {row['players']:>7} {speed:>10,} {row['aec_steps_per_s']:>10,} "
+            f"{row['rules_obs_steps_per_s']:>12,} {speed / row['aec_steps_per_s']:>6.2f}x "
+            f"{speed / row['rules_obs_steps_per_s']:>11.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def profile_vector(name: str, num_players: int, seconds: float, top: int = 12) -> str:
+    """cProfile of the vector env's random play: ``top`` functions by own time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    vector_speed(name, num_players, seconds)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def cmd_vector(args: argparse.Namespace) -> int:
+    """``card-envs bench --vector``: the vector env's speed beside the AEC loop's, per game
+    (``--game all``: each game once, at its default player count unless ``--players``)."""
+    players = None if args.players == ALL else parse_players(args.players)
+    todo = cases(args.game, players)
+    rows = vector_rows(one_env_per_game(todo) if args.game == ALL else todo, args.seconds)
+    print(vector_text(rows))
+    for row in rows if args.profile else []:
+        print(f"\nvector env hot spots of {row['game']} (cProfile, by own time):")
+        print(profile_vector(row["game"], row["players"], args.seconds))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        data = {"machine": machine(), "seconds": args.seconds, "games": rows}
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise ValueError(f"--seconds must be positive; got {args.seconds}")
     if args.training:
         players = None if args.players == ALL else parse_players(args.players)
         return cmd_training(args, cases(args.game, players))
+    if args.vector:
+        return cmd_vector(args)
     todo = cases(args.game, parse_players(args.players))
     report = run_bench(todo, args.seconds, heuristics=not args.skip_heuristics)
     info = machine()
@@ -798,5 +896,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="instead: each game's self-play trainer steps/s beside its random-play AEC steps/s "
         "(at the game's default player count unless --players; --seconds of CPU per game)",
+    )
+    parser.add_argument(
+        "--vector",
+        action="store_true",
+        help=f"instead: card_envs.vector's steps/s at {VECTOR_TABLES} tables beside the AEC "
+        "loop's and the rules + observation's (each game once at its default player count "
+        "unless --game/--players; --profile adds where the vector step goes)",
     )
     parser.set_defaults(func=cmd_bench)
