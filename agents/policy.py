@@ -15,6 +15,7 @@ trusted zip in the safe format.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import warnings
 import zipfile
@@ -31,6 +32,7 @@ from card_envs.core.extras import require
 FORMAT = "card-envs-policy"  # the JSON's "format" tag
 FORMAT_VERSION = 1
 SAFE_SUFFIX = ".safetensors"
+HASH_KEY = "tensors_sha256"  # the JSON's record of the tensors file, checked on loading
 # The networks a checkpoint may describe, by name (the classes: :func:`policy_classes`).
 POLICY_CLASSES = ("MaskableActorCriticPolicy", "AdvisedPolicy")
 ACTIVATIONS = ("tanh", "relu")
@@ -38,6 +40,40 @@ ACTIVATIONS = ("tanh", "relu")
 
 class PickleCheckpointWarning(UserWarning):
     """A trusted checkpoint is being unpickled (it could run code)."""
+
+
+class UncheckedCheckpointWarning(UserWarning):
+    """A checkpoint's JSON records no hash of its tensors (written before they were recorded),
+    so damage to the tensors file cannot be detected."""
+
+
+def tensors_digest(path: Path) -> str:
+    """The SHA-256 of a tensors file, as hex: recorded in its JSON when saved."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_tensors_digest(path: Path, meta: dict[str, Any]) -> None:
+    """The tensors file must be the one its JSON recorded: flipped bytes inside a tensor keep
+    the safetensors header valid and would load. A JSON without a hash warns."""
+    recorded = meta.get(HASH_KEY)
+    if recorded is None:
+        warnings.warn(
+            f"checkpoint {path}: its JSON records no {HASH_KEY}, so damage to the tensors "
+            "cannot be detected; saving it again (card-envs export-checkpoint) records one",
+            UncheckedCheckpointWarning,
+            stacklevel=3,
+        )
+        return
+    actual = tensors_digest(path)
+    if actual != recorded:
+        raise ValueError(
+            f"checkpoint {path} is damaged: its SHA-256 is {actual}, but "
+            f"{metadata_path(path).name} records {recorded}"
+        )
 
 
 def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
@@ -195,6 +231,7 @@ def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
         raise ValueError(
             f"checkpoint {path} is damaged: not a safetensors file ({error})"
         ) from None
+    check_tensors_digest(path, meta)
     policy = build_policy(network)
     try:
         policy.load_state_dict(tensors)
@@ -334,7 +371,15 @@ def format_problem(meta: dict[str, Any]) -> str | None:
         return f"policy.activation {network.get('activation')!r} is not one of {ACTIVATIONS}"
     if not (network.get("advisor") is None or isinstance(network.get("advisor"), str)):
         return "policy.advisor must be an agent kind or null"
+    if HASH_KEY in meta and not _hex_digest(meta[HASH_KEY]):
+        return f"{HASH_KEY} must be the tensors file's SHA-256 as 64 hex digits"
     return None
+
+
+def _hex_digest(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def _positive_int(value: Any) -> bool:

@@ -26,10 +26,13 @@ from card_envs import make
 from card_envs.agents import make_agent, shipped_checkpoint
 from card_envs.agents.match import play_game
 from card_envs.agents.policy import (
+    HASH_KEY,
     PickleCheckpointWarning,
+    UncheckedCheckpointWarning,
     load_policy,
     load_policy_agent,
     metadata_path,
+    tensors_digest,
 )
 from card_envs.registry import env_names
 from card_envs.training.policy import convert_checkpoint
@@ -338,6 +341,41 @@ def test_a_damaged_safe_checkpoint_is_a_clear_error(safe_copy, damage, message):
     with pytest.raises(ValueError, match=message) as error:
         make_agent(str(safe_copy), make("seamless_v0").describe())
     assert "agent." in str(error.value)  # names the file
+
+
+def flip_a_tensor_byte(path: Path) -> None:
+    """One byte near the end (inside the last tensor's data): the header stays valid."""
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_flipped_tensor_bytes_are_caught_by_the_recorded_hash(safe_copy):
+    flip_a_tensor_byte(safe_copy)
+    with pytest.raises(
+        ValueError, match=r"is damaged: its SHA-256 is [0-9a-f]{64}, but agent\.json"
+    ):
+        make_agent(str(safe_copy), make("seamless_v0").describe())
+
+
+def test_a_checkpoint_without_a_hash_loads_with_a_warning(safe_copy):
+    meta = json.loads(metadata_path(safe_copy).read_text())
+    del meta[HASH_KEY]
+    metadata_path(safe_copy).write_text(json.dumps(meta))
+    with pytest.warns(UncheckedCheckpointWarning, match="records no tensors_sha256"):
+        agent = make_agent(str(safe_copy), make("seamless_v0").describe())
+    assert agent is not None
+    edit_json(safe_copy, **{HASH_KEY: "abc"})
+    with pytest.raises(ValueError, match=r"tensors_sha256 must be .* 64 hex digits"):
+        make_agent(str(safe_copy), make("seamless_v0").describe())
+
+
+def test_every_shipped_checkpoint_records_its_tensors_hash():
+    found = sorted(Path(shipped_checkpoint("seamless_v0", "ppo").parent).glob("*.safetensors"))
+    assert len(found) >= 9
+    for tensors in found:
+        meta = json.loads(metadata_path(tensors).read_text())
+        assert meta[HASH_KEY] == tensors_digest(tensors), tensors.name
 
 
 def test_checkpoint_paths_say_what_they_take(tmp_path):

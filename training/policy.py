@@ -14,6 +14,7 @@ from card_envs.agents.policy import (
     ACTIVATIONS,
     FORMAT,
     FORMAT_VERSION,
+    HASH_KEY,
     POLICY_CLASSES,
     SAFE_SUFFIX,
     activations,
@@ -22,12 +23,13 @@ from card_envs.agents.policy import (
     metadata_path,
     policy_classes,
     read_metadata,
+    tensors_digest,
 )
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 
 # The keys of the JSON that this module writes; the rest (config, evaluations ...) is a record.
-FORMAT_KEYS = ("format", "format_version", "env", "num_players", "policy")
+FORMAT_KEYS = ("format", "format_version", "env", "num_players", "policy", HASH_KEY)
 
 
 def describe_policy(policy) -> dict[str, Any]:
@@ -68,17 +70,18 @@ def save_policy(
 
     path = Path(path)
     check_out(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tensors = {key: value.detach().cpu().contiguous() for key, value in policy.state_dict().items()}
+    save_file(tensors, path)
     meta = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "env": env,
         "num_players": num_players,
         "policy": {**describe_policy(policy), "advisor": advisor},
+        HASH_KEY: tensors_digest(path),
     }
     meta |= {key: value for key, value in (record or {}).items() if key not in FORMAT_KEYS}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tensors = {key: value.detach().cpu().contiguous() for key, value in policy.state_dict().items()}
-    save_file(tensors, path)
     metadata_path(path).write_text(json.dumps(meta, indent=2) + "\n")
     return meta
 
