@@ -93,8 +93,8 @@ def test_dictionary_is_scowl_with_inflections_and_without_names():
 
 
 def test_dictionary_option_takes_a_word_set_or_a_file(tmp_path):
-    small = SequiturGame(2, dictionary={"cat", "act", "Dog", "ab"})
-    assert small.dictionary.words == {"cat", "act", "dog"}
+    small = SequiturGame(2, dictionary={"cat", "act", " Dog ", "ab"})
+    assert small.dictionary.words == {"cat", "act", "dog"}  # too short to spell: left out
     path = tmp_path / "words.txt"
     path.write_text("cat\ndog\n")
     assert SequiturGame(2, dictionary=path).dictionary.words == {"cat", "dog"}
@@ -688,6 +688,36 @@ def test_action_names_are_unique_and_blocks_documented():
 def test_dictionary_class_rejects_empty_lists():
     with pytest.raises(ValueError, match="no words"):
         Dictionary(["a", "to"])
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["ab", "CAT", "d0g"], r"dictionary entry 3 is 'd0g': a word must be letters a-z"),
+        (["cat", "ice cream"], r"entry 2 is 'ice cream'"),
+        (["cat", "café"], r"entry 2 is 'café'"),
+        (["cat", "don't"], r"entry 2 is \"don't\""),
+        (["ab", "I"], r"dictionary has no words of at least 3 letters"),
+        ([], r"dictionary has no words"),
+    ],
+)
+def test_a_word_list_that_is_not_words_is_refused(words, message):
+    with pytest.raises(ValueError, match=message):
+        SequiturGame(2, dictionary=words)
+
+
+def test_a_file_that_is_not_a_word_list_is_refused(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("cat\n[tool]\nname = 1\n")
+    with pytest.raises(ValueError, match=r"config\.toml'?: dictionary line 2 is '\[tool\]'"):
+        SequiturGame(2, dictionary=config)
+    binary = tmp_path / "weights.bin"
+    binary.write_bytes(bytes(range(256)))
+    with pytest.raises(ValueError, match="is not a text word list"):
+        SequiturGame(2, dictionary=binary)
+    words = tmp_path / "words.txt"
+    words.write_text("Cat\n\n  dog  \n")  # capitals, blank lines and spaces are normalised
+    assert SequiturGame(2, dictionary=words).dictionary.words == {"cat", "dog"}
 
 
 # -- the docs page --------------------------------------------------------------------------------

@@ -87,7 +87,9 @@ class SequiturGame(Game[SequiturState]):
         try:
             self.dictionary: Dictionary = load_dictionary(dictionary)
         except (TypeError, ValueError, OSError) as error:
-            raise ValueError(f"dictionary: {error}") from error
+            message = str(error)
+            prefix = "" if message.startswith("dictionary") else "dictionary: "
+            raise ValueError(prefix + message) from error
         try:
             self.goals: tuple[GoalCard, ...] = load_goals(goals)
         except (TypeError, ValueError, OSError) as error:

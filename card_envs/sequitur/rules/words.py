@@ -52,13 +52,13 @@ class Dictionary:
     from it to a word end below it. ``root_kids`` is the root's bit set of children's letters.
     """
 
-    def __init__(self, words: Iterable[str]):
-        cleaned = (w.strip().lower() for w in words)
-        self.words = frozenset(
-            w for w in cleaned if len(w) >= MIN_WORD and w.isascii() and w.isalpha()
-        )
+    def __init__(self, words: Iterable[str], source: str = "entry"):
+        self.words = frozenset(w for w in normalised(words, source) if len(w) >= MIN_WORD)
         if not self.words:
-            raise ValueError("the dictionary has no words of at least 3 letters a-z")
+            raise ValueError(
+                f"dictionary has no words of at least {MIN_WORD} letters a-z: "
+                "nothing could ever be spelled"
+            )
         edges: dict[int, int] = {}
         ends = set()
         shortest: dict[int, int] = {}  # node -> fewest letters to a word end below it
@@ -92,6 +92,23 @@ class Dictionary:
         return self._anagrams.get("".join(sorted(word)), 0) > (word in self.words)
 
 
+def normalised(words: Iterable[str], source: str = "entry") -> list[str]:
+    """Each word stripped of surrounding spaces and lower-cased; blank entries are skipped. A
+    ``ValueError`` names the first entry that is then not letters a-z (``source`` says how
+    entries are counted: ``"entry"`` of a list, ``"line"`` of a file)."""
+    out = []
+    for number, raw in enumerate(words, start=1):
+        word = raw.strip().lower()
+        if word and not (word.isascii() and word.isalpha()):
+            raise ValueError(
+                f"dictionary {source} {number} is {raw!r}: a word must be letters a-z "
+                "(spaces around it and capitals are allowed)"
+            )
+        if word:
+            out.append(word)
+    return out
+
+
 def _compiled_tree(
     steps: dict[int, tuple[int, bool, int, int]], root_kids: int
 ) -> LetterTree | None:
@@ -115,7 +132,14 @@ def check_dictionary(dictionary: Any) -> None:
 
 @functools.lru_cache(maxsize=4)
 def _load_file(path: str) -> Dictionary:
-    return Dictionary(Path(path).read_text().split())
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"dictionary={path!r} is not a text word list (one word a line)") from None
+    try:
+        return Dictionary(lines, source="line")
+    except ValueError as error:
+        raise ValueError(f"dictionary={path!r}: {error}") from None
 
 
 def load_dictionary(source: str | Path | Iterable[str] | Dictionary | None = None) -> Dictionary:
