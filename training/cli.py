@@ -229,13 +229,34 @@ def cmd_train(args: argparse.Namespace) -> int:
         from card_envs.training.train_ppo import train
 
         result = train(config, out, run_dir, args.resume, trust=args.trust_checkpoint)
-    print(json.dumps({"out": str(out), "seconds": result["train_seconds"], "best": best(result)}))
+    print(summary_line(result, out), flush=True)
     return 0
 
 
 def best(result: dict[str, Any]) -> dict[str, Any]:
     """The evaluation of the policy a run kept, at the steps it was kept at."""
     return {"timesteps": result["best_timesteps"], **(kept_evaluation(result) or {})}
+
+
+def summary_line(result: dict[str, Any], out: Path) -> str:
+    """A run's end in one line: what trained how long, how the kept network scored and where it
+    is (its JSON beside it holds the whole record)."""
+    config, kept = result["config"], best(result)
+    shares = ", ".join(
+        f"{value:.2f} vs {key.removeprefix('vs_')}"
+        for key, value in kept.items()
+        if key.startswith("vs_")
+    )
+    games = config.get("eval_games")
+    scored = "not evaluated"
+    if shares:
+        each = f", {games:,} games each" if games else ""
+        scored = f"win share {shares} (fair share {result['fair_share']:.2f}{each})"
+    return (
+        f"trained {config['env']} ({config['num_players']} players) for "
+        f"{result['train_seconds']:.1f} s; kept the network of step {kept['timesteps']:,}: "
+        f"{scored} -> {out}"
+    )
 
 
 def cmd_export(args: argparse.Namespace) -> int:
