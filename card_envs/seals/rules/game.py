@@ -17,6 +17,7 @@ import numpy as np
 from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import check_deal, check_int, check_list, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
+from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import (
@@ -79,6 +80,31 @@ class SealsGame(Game[SealsState]):
     """Seals for 2-4 players; see ``docs/seals.md`` for rules and rulings."""
 
     name = "seals"
+    title = "Seals"
+    options = (
+        Option(
+            "minor_major_series",
+            "how '4 minor / major cards' reads: four of one value, or any four values 1-5 (6-10)",
+            choices=READINGS,
+        ),
+        Option(
+            "empty_pile",
+            "with the pile empty: play on with the face-up cards, or end the round",
+            choices=EMPTY_PILE_RULES,
+        ),
+        Option(
+            "remember_takes", "also observe what each other seat took this round", (False, True)
+        ),
+        Option(
+            "skip_forced_stop", "skip the reveal decision when only stop is legal", (False, True)
+        ),
+        Option(
+            "tie_rounds",
+            "extra rounds among the players tied after round 5",
+            low=0,
+            high=ROUNDS_LIMIT,
+        ),
+    )
     player_counts = (2, 3, 4)
     default_players = 4
 

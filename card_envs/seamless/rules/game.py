@@ -24,6 +24,7 @@ from card_envs.core.deal import (
 )
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.kernels import compiled
+from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.seamless.rules.actions import ACTIONS
 from card_envs.seamless.rules.cards import (
@@ -64,6 +65,19 @@ class SeamlessGame(Game[SeamlessState]):
     """Seamless for four players; see ``docs/seamless.md`` for rules and rulings."""
 
     name = "seamless"
+    title = "Seamless"
+    options = (
+        Option(
+            "trick_one_trump_lead",
+            "who may lead trump to trick 1: only a player with no other suit, or one void in "
+            "a suit",
+            choices=TRUMP_LEAD_RULES,
+        ),
+        Option(
+            "max_rounds", "the game ends after this round at the latest", low=1, high=ROUNDS_LIMIT
+        ),
+        Option("target_score", "the game ends after a round in which a total reaches this", low=1),
+    )
     player_counts = (4,)
     default_players = 4
 

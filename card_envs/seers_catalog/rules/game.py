@@ -17,6 +17,7 @@ import numpy as np
 from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_seat
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
+from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.seers_catalog.rules.actions import (
     ADD_INDEX,
@@ -201,6 +202,16 @@ class SeersCatalogGame(Game[SeersCatalogState]):
     """Seers Catalog for 2-5 seers; see ``docs/seers_catalog.md`` for rules and rulings."""
 
     name = "seers_catalog"
+    title = "Seers Catalog"
+    options = (
+        Option("num_rounds", "rounds in a game", low=1, high=ROUNDS_LIMIT),
+        Option(
+            "artifact_pool",
+            "the artifacts dealt from: Go First and at least two per seer",
+            choices=ARTIFACTS,
+            many=True,
+        ),
+    )
     player_counts = (2, 3, 4, 5)
     default_players = 4
 

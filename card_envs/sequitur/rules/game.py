@@ -19,6 +19,7 @@ import numpy as np
 
 from card_envs.core.chance import ChanceLog
 from card_envs.core.game import Game, check_option
+from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.sequitur.rules import claims, events, rack, spelling, text
 from card_envs.sequitur.rules.actions import decision_blocks, sequitur_actions
@@ -70,6 +71,16 @@ class SequiturGame(Game[SequiturState]):
     """Sequitur for 1-5 players; see ``docs/sequitur.md`` for rules and rulings."""
 
     name = "sequitur"
+    title = "Sequitur"
+    options = (
+        Option("dictionary", "a word-list file (default: the bundled list)", path=True),
+        Option("goals", "a goal-card JSON file (default: the bundled 72 cards)", path=True),
+        Option(
+            "claim_pass",
+            "a claim turn also offers pass (the rulebook's 'at most one goal')",
+            (False, True),
+        ),
+    )
     player_counts = (1, 2, 3, 4, 5)
     default_players = 4
 

@@ -16,6 +16,7 @@ import numpy as np
 from card_envs.core.chance import ChanceLog, chance_script
 from card_envs.core.deal import check_deal, check_list, check_seat, show
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
+from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.unfortunate_events.rules.actions import (
     ALLOW,
@@ -96,6 +97,27 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     """The Catastrophic Card Game for 2-6 players; see ``docs/unfortunate_events.md``."""
 
     name = "unfortunate_events"
+    title = "A Series of Unfortunate Events: The Catastrophic Card Game"
+    options = (
+        Option(
+            "turn_cap",
+            "turns in a round with no winner before the game is stopped",
+            low=1,
+            high=TURN_CAP_LIMIT,
+        ),
+        Option("max_rounds", "rounds before the game is stopped", low=1, high=ROUNDS_LIMIT),
+        Option(
+            "game_end",
+            "end when someone holds 4 Victory cards or the centre is empty, or only when the "
+            "centre is empty",
+            choices=GAME_ENDS,
+        ),
+        Option(
+            "snicket_prompt",
+            "ask only a target holding Lemony Snicket to react, or every target",
+            choices=SNICKET_PROMPTS,
+        ),
+    )
     player_counts = (2, 3, 4, 5, 6)
     default_players = 4
 
