@@ -1,6 +1,6 @@
 """Agents for every game: ``make_agent("random" | "heuristic" | checkpoint path |
-"module:Class", info, seed)``, and the stronger heuristics some games add
-([`STRONGER_HEURISTICS`][])."""
+"module:Class", info, seed)``, and the stronger heuristics some games add (each game's agents
+module declares them; [`agent_kinds`][] lists what a table takes)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ import re
 from pathlib import Path
 
 from card_envs.agents.base import Agent, RandomAgent
-from card_envs.agents.builtin import (
-    SEARCH_KINDS,
-    STRONGER_HEURISTICS,
-    builtin_kinds,
-    import_module,
-    make_builtin,
-)
+from card_envs.agents.builtin import SEARCH_KINDS, builtin_kinds, make_builtin
+from card_envs.agents.plugins import import_module
 from card_envs.core.env import EnvInfo
 
 if __name__ != "card_envs.agents":  # the folder imported by path, e.g. from the repository root
@@ -26,7 +21,6 @@ if __name__ != "card_envs.agents":  # the folder imported by path, e.g. from the
     )
 
 __all__ = [
-    "STRONGER_HEURISTICS",
     "TRAINED_KINDS",
     "Agent",
     "RandomAgent",
@@ -105,8 +99,8 @@ def hint_for(module_name: str) -> str:
 
 
 def make_agent(kind: str, info: EnvInfo, seed: int | None = None, *, trust: bool = False) -> Agent:
-    """``"random"``, ``"heuristic"`` (the game's ``agents/<game>.py``), a stronger heuristic of
-    the game ([`STRONGER_HEURISTICS`][], e.g. Seals' ``"heuristic_value"``), ``"ppo"`` or
+    """``"random"``, ``"heuristic"`` (the game's agents module), a stronger heuristic of the
+    game (that module's ``STRONGER_HEURISTICS``, e.g. Seals' ``"heuristic_value"``), ``"ppo"`` or
     ``"ppo_advised"`` (the game's shipped checkpoint of that kind, [`TRAINED_KINDS`][]), a
     checkpoint path (``.safetensors``), a class of your own (``"package.module:ClassName"``, an
     [`Agent`][] subclass built as ``cls(info, seed)``) or an RLlib export directory

@@ -10,18 +10,11 @@ importing the package that imports it.
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
 
 from card_envs.agents.base import Agent, RandomAgent
+from card_envs.agents.plugins import agents_module, declaration
 from card_envs.agents.search import ISMCTSAgent, PIMCAgent, SearchAgent, parse_budget
 from card_envs.core.env import EnvInfo
-
-# Stronger heuristics beside a game's plain one: env -> {kind: "module:Class"}. A class's
-# ``supports(info)`` says at which tables it plays (the arena lists it only there).
-STRONGER_HEURISTICS = {
-    "seals_v0": {"heuristic_value": "card_envs.agents.seals_value:ValueHeuristicAgent"},
-    "unfortunate_events_v0": {"heuristic_outs": "card_envs.agents.unfortunate_events:OutsAgent"},
-}
 
 # The search agents, for every game and player count: kind -> class. Not among builtin_kinds: they
 # search through act_at, so they cannot advise a policy, and the arena's default run of every
@@ -29,26 +22,11 @@ STRONGER_HEURISTICS = {
 SEARCH_KINDS: dict[str, type[SearchAgent]] = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 
 
-def game_module(info: EnvInfo) -> str:
-    """The module of the game's heuristic: ``card_envs.agents.seals`` for ``seals_v0``."""
-    return "card_envs.agents." + info.name.rsplit("_v", 1)[0]
-
-
-def import_module(name: str) -> ModuleType | None:
-    """The module, or None when there is no such module. A ModuleNotFoundError raised inside it
-    (a broken agent module importing something missing) propagates: it is a bug to see."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
-            return None
-        raise
-
-
 def stronger_heuristics(info: EnvInfo) -> dict[str, type[Agent]]:
-    """The game's stronger heuristics by kind, as classes."""
+    """The game's stronger heuristics by kind, as classes: its agents module's
+    ``STRONGER_HEURISTICS`` (``{kind: "module:Class"}``)."""
     classes = {}
-    for kind, target in STRONGER_HEURISTICS.get(info.name, {}).items():
+    for kind, target in declaration(info.name, "STRONGER_HEURISTICS").items():
         module, name = target.split(":")
         classes[kind] = getattr(importlib.import_module(module), name)
     return classes
@@ -58,7 +36,7 @@ def builtin_kinds(info: EnvInfo) -> list[str]:
     """The built-in agents that play at this table: random, the heuristic where the game has one,
     and the stronger heuristics that support it."""
     kinds = ["random"]
-    if import_module(game_module(info)) is not None:
+    if hasattr(agents_module(info.name), "HeuristicAgent"):
         kinds.append("heuristic")
     return kinds + [kind for kind, cls in stronger_heuristics(info).items() if cls.supports(info)]
 
@@ -92,13 +70,13 @@ def make_builtin(kind: str, info: EnvInfo, seed: int | None = None) -> Agent | N
     if search is not None:
         return search
     if kind == "heuristic":
-        module = import_module(game_module(info))
-        if module is None:
+        module = agents_module(info.name)
+        if not hasattr(module, "HeuristicAgent"):
             raise ValueError(f"no heuristic agent for {info.name}")
         return module.HeuristicAgent(info, seed)
     stronger = stronger_heuristics(info)
     if kind in stronger:
         return stronger[kind](info, seed)
-    if any(kind in kinds for kinds in STRONGER_HEURISTICS.values()):
+    if kind.startswith("heuristic_"):
         raise ValueError(f"no {kind} agent for {info.name}")
     return None

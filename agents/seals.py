@@ -27,6 +27,21 @@ from card_envs.seals.rules.series import (
 )
 from card_envs.seals.rules.state import ROUND_COUNTER
 
+# Stronger heuristics beside HeuristicAgent, by kind; ``supports(info)`` says where they play.
+STRONGER_HEURISTICS = {"heuristic_value": "card_envs.agents.seals_value:ValueHeuristicAgent"}
+# The search agents' default budget (``Budget`` keywords), chosen by measurement
+# (docs/agents.md, search agents): a decision in 0.3 s or less on average at the default player
+# count on two cores.
+SEARCH_BUDGET = {
+    "iterations": 120,
+    "horizon": "round",
+    "rollout": "heuristic",
+    "prior": 0.5,
+    "gain": 0.5,
+    "lean": "heuristic_value",
+    "opponents": "heuristic",
+}
+
 # How much a partial series is worth, by cards held out of the 4 needed (0..4).
 KIND_PROGRESS = (0.0, 0.06, 0.2, 0.5, 1.0)
 STRAIGHT_PROGRESS = 0.3  # weight of the straight's (distinct values / 10) ** 3

@@ -14,6 +14,14 @@ from card_envs.core.cards import DECK_SIZE, NUM_RANKS
 from card_envs.seamless.rules import ACTIONS, score_row
 from card_envs.seamless.rules.cards import EMPTY
 
+# The search agents' default budget (``Budget`` keywords), chosen by measurement
+# (docs/agents.md, search agents): a decision in 0.3 s or less on average at the default player
+# count on two cores.
+SEARCH_BUDGET = {"iterations": 100, "horizon": "round", "rollout": "heuristic"}
+# Self-play settings over the defaults: the fastest engine, so a narrower network keeps the
+# update from being the bottleneck (docs/training.md).
+SELFPLAY = {"width": 32}
+
 
 def _strength(card: int, trump: int, lead_suit: int) -> int:
     """Trick-taking power: trumps above the led suit above everything else."""

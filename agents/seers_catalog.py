@@ -23,6 +23,19 @@ from card_envs.seers_catalog.rules.melds import (
     meld_key,
 )
 
+# The search agents' default budget (``Budget`` keywords), chosen by measurement
+# (docs/agents.md, search agents): a decision in 0.3 s or less on average at the default player
+# count on two cores.
+SEARCH_BUDGET = {
+    "iterations": 128,
+    "horizon": "round",
+    "depth": 30,
+    "rollout": "heuristic",
+    "prior": 0.5,
+    "gain": 0.5,
+    "opponents": "heuristic",
+}
+
 Meld = tuple[int, ...]
 # the last hand and table, their plays, a prefix asked for and the best play that starts with it
 LastPlays = tuple[tuple[Meld, Key | None], Plays, Meld, Meld | None]

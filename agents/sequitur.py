@@ -30,6 +30,21 @@ from card_envs.sequitur.rules.state import (
     SPELL_KEEP,
 )
 
+# The search agents' default budget (``Budget`` keywords), chosen by measurement
+# (docs/agents.md, search agents): a decision in 0.3 s or less on average at the default player
+# count on two cores.
+SEARCH_BUDGET = {
+    "iterations": 40,
+    "horizon": "round",
+    "rollout": "heuristic",
+    "prior": 0.25,
+    "gain": 0.5,
+    "opponents": "heuristic",
+}
+# Self-play settings over the defaults: the network's update on 2,210 action ids would be the
+# bottleneck, so a narrower network and one epoch a rollout (docs/training.md).
+SELFPLAY = {"width": 32, "n_epochs": 1}
+
 BREADTH_WEIGHT = 0.002  # per spellable word: keeps options open early in the round
 MOVE_GAIN = 0.05  # a Sequitur card is played only for at least this much value
 

@@ -51,6 +51,21 @@ SETS_LAID = 8
 SET3_CARDS = np.array(
     [[s.cards.count(k) for k in range(NUM_KINDS)] for s in SETS if s.size == 3], np.float32
 )
+
+# Stronger heuristics beside HeuristicAgent, by kind; ``supports(info)`` says where they play.
+STRONGER_HEURISTICS = {"heuristic_outs": "card_envs.agents.unfortunate_events:OutsAgent"}
+# The search agents' default budget (``Budget`` keywords), chosen by measurement
+# (docs/agents.md, search agents): a decision in 0.3 s or less on average at the default player
+# count on two cores.
+SEARCH_BUDGET = {
+    "iterations": 100,
+    "horizon": "round",
+    "rollout": "heuristic",
+    "prior": 0.5,
+    "gain": 0.5,
+    "lean": "heuristic_outs",
+    "opponents": "heuristic",
+}
 # How eagerly each kind is discarded when losing it costs no coverage (higher goes first).
 DISCARD_PRIORITY = {POE: 6.0, BURN: 5.0, EYE: 4.0, SNICKET: -1.0, BEATRICE: -3.0}
 WILD_PRIORITY = -2.0

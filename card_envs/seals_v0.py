@@ -3,8 +3,10 @@
 Rules, rulings, observation planes and action ids: ``docs/seals.md``.
 """
 
+from card_envs.core.plugin import Plugin
 from card_envs.seals.env import env, raw_env
 
 metadata = raw_env.metadata
+plugin = Plugin(agents="card_envs.agents.seals", view="card_envs.seals.view")
 
-__all__ = ["env", "metadata", "raw_env"]
+__all__ = ["env", "metadata", "plugin", "raw_env"]

@@ -3,8 +3,10 @@
 Rules, rulings, observation pieces and action ids: ``docs/seers_catalog.md``.
 """
 
+from card_envs.core.plugin import Plugin
 from card_envs.seers_catalog.env import env, raw_env
 
 metadata = raw_env.metadata
+plugin = Plugin(agents="card_envs.agents.seers_catalog", view="card_envs.seers_catalog.view")
 
-__all__ = ["env", "metadata", "raw_env"]
+__all__ = ["env", "metadata", "plugin", "raw_env"]

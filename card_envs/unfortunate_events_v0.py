@@ -4,8 +4,12 @@
 Rules, rulings, observation planes and action ids: ``docs/unfortunate_events.md``.
 """
 
+from card_envs.core.plugin import Plugin
 from card_envs.unfortunate_events.env import env, raw_env
 
 metadata = raw_env.metadata
+plugin = Plugin(
+    agents="card_envs.agents.unfortunate_events", view="card_envs.unfortunate_events.view"
+)
 
-__all__ = ["env", "metadata", "raw_env"]
+__all__ = ["env", "metadata", "plugin", "raw_env"]

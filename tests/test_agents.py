@@ -11,6 +11,8 @@ from card_envs import make
 from card_envs.agents import RandomAgent, agent_kinds, make_agent
 from card_envs.agents.match import decisions, play_game, win_share
 from card_envs.core.game import win_rewards
+from card_envs.core.plugin import Plugin
+from card_envs.registry import register, unregister
 
 
 def test_random_agent_is_seeded_and_legal():
@@ -124,7 +126,11 @@ def broken_agent_module(tmp_path, monkeypatch):
     (tmp_path / "broken.py").write_text("import no_such_dependency\n")
     monkeypatch.setattr(agents, "__path__", [*agents.__path__, str(tmp_path)])
     monkeypatch.delitem(sys.modules, "card_envs.agents.broken", raising=False)
+    register("broken_v0", "card_envs.seamless_v0", Plugin(agents="card_envs.agents.broken"))
+    register("nothing_v0", "card_envs.seamless_v0", Plugin())  # a game with no agents module
     yield dataclasses.replace(make("seamless_v0").describe(), name="broken_v0")
+    unregister("broken_v0")
+    unregister("nothing_v0")
     sys.modules.pop("card_envs.agents.broken", None)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.base import Agent
+from card_envs.agents.plugins import declaration
 from card_envs.agents.search.values import horizon_mark, values
 from card_envs.core.env import CardEnv, EnvInfo
 from card_envs.core.game import Encoding, Game
@@ -79,51 +80,6 @@ class Budget:
         return self.rollout == "heuristic" or self.prior > 0 or self.opponents == "heuristic"
 
 
-SEQUITUR_BUDGET = Budget(
-    iterations=40,
-    horizon="round",
-    rollout="heuristic",
-    prior=0.25,
-    gain=0.5,
-    opponents="heuristic",
-)  # both versions: the same game
-
-# Per game, chosen by measurement (docs/agents.md#search-agents-ismcts-and-pimc): each decides in
-# 0.3 s or less on average at the default player count on a 2-core AMD EPYC.
-DEFAULT_BUDGETS = {
-    "seamless_v0": Budget(iterations=100, horizon="round", rollout="heuristic"),
-    "seals_v0": Budget(
-        iterations=120,
-        horizon="round",
-        rollout="heuristic",
-        prior=0.5,
-        gain=0.5,
-        lean="heuristic_value",
-        opponents="heuristic",
-    ),
-    "seers_catalog_v0": Budget(
-        iterations=128,
-        horizon="round",
-        depth=30,
-        rollout="heuristic",
-        prior=0.5,
-        gain=0.5,
-        opponents="heuristic",
-    ),
-    "unfortunate_events_v0": Budget(
-        iterations=100,
-        horizon="round",
-        rollout="heuristic",
-        prior=0.5,
-        gain=0.5,
-        lean="heuristic_outs",
-        opponents="heuristic",
-    ),
-    "sequitur_v0": SEQUITUR_BUDGET,
-    "sequitur_v1": SEQUITUR_BUDGET,
-}
-
-
 def parse_budget(text: str, default: Budget) -> Budget:
     """``"iterations=800,seconds=0.5"`` over ``default``; a ValueError names a bad option."""
     if not text:
@@ -179,8 +135,9 @@ class SearchAgent(Agent):
 
     @classmethod
     def default_budget(cls, info: EnvInfo) -> Budget:
-        """The budget when none is given (:data:`DEFAULT_BUDGETS`)."""
-        return DEFAULT_BUDGETS.get(info.name, Budget())
+        """The budget when none is given: the ``SEARCH_BUDGET`` the game's agents module
+        declares (``Budget`` keywords), else ``Budget()``."""
+        return Budget(**declaration(info.name, "SEARCH_BUDGET"))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

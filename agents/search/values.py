@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from card_envs.core.game import Game
 
 SOLO_SCALE = 10.0  # a solo score s is worth s / (s + SOLO_SCALE): more is better, never above 1
 
-# Games whose scores move only when a round is scored, and a projection of the scores if the
-# round ended now, for playouts cut off mid-round. Seers Catalog: every card held costs a point.
-PROJECTIONS: dict[str, Callable[[Any], list[float]]] = {
-    "seers_catalog": lambda state: [
-        t - len(h) for t, h in zip(state.totals, state.hands, strict=True)
-    ],
-}
-
-# Games whose scores change more than once a round, and the round a state is in: a playout to
-# the round's horizon runs until it changes. Sequitur: each goal claimed scores at once.
-ROUNDS: dict[str, Callable[[Any], int]] = {"sequitur": lambda state: state.round}
-
 
 def horizon_mark(game: Game, state: Any) -> list[float]:
-    """What a playout to the round's horizon watches: the round where :data:`ROUNDS` has the
-    game, else the scores (they change when a round is scored)."""
-    round_of = ROUNDS.get(game.name)
-    if round_of is not None:
-        return [float(round_of(state))]
+    """What a playout to the round's horizon watches: the round index where scores move within
+    a round (``Game.scores_move_within_round``), else the scores (they change when a round is
+    scored)."""
+    if game.scores_move_within_round:
+        return [float(game.round_index(state))]
     return [float(s) for s in game.scores(state)]
 
 
@@ -36,15 +23,14 @@ def values(
 ) -> list[float]:
     """Each seat's value of ``state``: its share of the win at the end (1 / number of winners),
     else its standing by score (1 above everyone, 0 below, a tie half), the score projected to
-    the round's end where :data:`PROJECTIONS` has the game, mixed with weight ``gain`` with its
+    the round's end (``Game.projected_scores``), mixed with weight ``gain`` with its
     standing by the points gained since the scores ``before`` (winning a round counts even
     for a seat too far behind or ahead for the round to change its standing); alone, the score
     squashed into [0, 1]."""
-    project = PROJECTIONS.get(game.name)
-    if project is None or game.is_over(state):
+    if game.is_over(state):
         scores = [float(s) for s in game.scores(state)]
     else:
-        scores = project(state)
+        scores = game.projected_scores(state)
     n = len(scores)
     if n == 1:
         return [max(scores[0], 0.0) / (max(scores[0], 0.0) + SOLO_SCALE)]

@@ -172,6 +172,21 @@ class Game(ABC, Generic[State]):
         any setup keys): ``new_game(rng, deal_record(state))`` followed by the same actions
         replays the game, whatever ``rng``."""
 
+    # -- what the generic layers ask of a game, with defaults ---------------------------------
+    # Whether scores move within a round (each claim scores at once) rather than only when a
+    # round is scored: a search's playout to the round's horizon then watches the round index.
+    scores_move_within_round: ClassVar[bool] = False
+
+    def round_index(self, state: State) -> int:
+        """The round being played, 0 for the first (a one-round game is always in round 0)."""
+        return 0
+
+    def projected_scores(self, state: State) -> list[float]:
+        """Each seat's score if the round ended now: what a playout cut off mid-round values.
+        By default the scores as they stand (a game whose round end moves them predictably,
+        such as a cost per card held, says so here)."""
+        return [float(score) for score in self.scores(state)]
+
     def resample_hidden(self, state: State, observer: int, rng: np.random.Generator) -> State:
         """A copy of ``state`` with what ``observer`` cannot see redrawn consistently."""
         raise NotImplementedError

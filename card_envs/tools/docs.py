@@ -28,7 +28,7 @@ def docs_dir(path: str | Path | None = None) -> Path:
         where = f"{folder.resolve()}" + (" (the default: docs/ here)" if path is None else "")
         raise FileNotFoundError(
             f"no docs folder at {where}: run from the root of a card-envs checkout or give "
-            "--docs-dir DIR, the folder that holds the game pages (seamless.md ...)"
+            "--docs-dir DIR, the folder that holds the game pages (<game>.md, one per env)"
         )
     return folder
 

@@ -385,6 +385,10 @@ class SealsGame(Game[SealsState]):
     def scores(self, state: SealsState) -> list[int]:
         return state.blasons
 
+
+    def round_index(self, state: SealsState) -> int:
+        return state.round
+
     def winners(self, state: SealsState) -> list[int]:
         """Most blasons. A 5-blason win or a won tie round leaves one leader; tied leaders
         after the last tie round share the win."""

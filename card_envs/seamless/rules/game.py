@@ -378,6 +378,9 @@ class SeamlessGame(Game[SeamlessState]):
     def scores(self, state: SeamlessState) -> list[int]:
         return state.totals
 
+    def round_index(self, state: SeamlessState) -> int:
+        return state.round
+
     def winners(self, state: SeamlessState) -> list[int]:
         """Highest total; ties: most rank runs, then suit runs, then cards in the final round,
         then the first tied seat clockwise after the final round's dealer."""

@@ -705,6 +705,13 @@ class SeersCatalogGame(Game[SeersCatalogState]):
     def scores(self, state: SeersCatalogState) -> list[int]:
         return state.totals
 
+    def round_index(self, state: SeersCatalogState) -> int:
+        return state.round
+
+    def projected_scores(self, state: SeersCatalogState) -> list[float]:
+        """The totals if the round ended now: every card held costs a point."""
+        return [t - len(h) for t, h in zip(state.totals, state.hands, strict=True)]
+
     def winners(self, state: SeersCatalogState) -> list[int]:
         """Most points; ties: most points in the final round, then a shared win."""
         if not state.over:

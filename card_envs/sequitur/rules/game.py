@@ -72,6 +72,7 @@ class SequiturGame(Game[SequiturState]):
 
     name = "sequitur"
     title = "Sequitur"
+    scores_move_within_round = True  # each goal claimed scores at once
     options = (
         Option("dictionary", "a word-list file (default: the bundled list)", path=True),
         Option("goals", "a goal-card JSON file (default: the bundled 72 cards)", path=True),
@@ -425,6 +426,9 @@ class SequiturGame(Game[SequiturState]):
 
     def scores(self, state: SequiturState) -> list[int]:
         return state.totals
+
+    def round_index(self, state: SequiturState) -> int:
+        return state.round
 
     def winners(self, state: SequiturState) -> list[int]:
         """Most goal points; a tie is a shared win (the rulebook names no tie-breaker)."""

@@ -659,6 +659,10 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     def scores(self, state: UnfortunateEventsState) -> list[int]:
         return state.victory
 
+
+    def round_index(self, state: UnfortunateEventsState) -> int:
+        return state.round
+
     def winners(self, state: UnfortunateEventsState) -> list[int]:
         """Most Victory cards; ties share the win."""
         if not state.over:
