@@ -5,8 +5,10 @@ unchanged, never a 500) and expiry."""
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import pickle
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -75,9 +77,22 @@ def test_games_list_every_env_its_agents_and_no_option_that_names_a_file(client)
     assert sorted(listing) == sorted(SHORT)
     sequitur = listing["sequitur_v0"]
     assert "dictionary" not in sequitur["options"] and "goals" not in sequitur["options"]
-    assert sequitur["options"]["claim_pass"] is False
+    assert sequitur["options"]["claim_pass"]["default"] is False
+    assert sequitur["options"]["claim_pass"]["kind"] == "boolean"
     assert listing["seamless_v0"]["agents"]["4"] == ["random", "heuristic", "ppo", "ppo_advised"]
     assert listing["seals_v0"]["players"] == [2, 3, 4]
+    seals = listing["seals_v0"]
+    assert seals["title"] == "Seals" and "num_players" not in seals["options"]
+    assert seals["options"]["tie_rounds"] == {
+        "kind": "integer",
+        "default": 3,
+        "description": seals["options"]["tie_rounds"]["description"],
+        "min": 0,
+        "max": 1000,
+    }
+    assert seals["options"]["empty_pile"]["choices"] == ["play_out", "end_round"]
+    pool = listing["seers_catalog_v0"]["options"]["artifact_pool"]
+    assert pool["kind"] == "choices" and "Go First" in pool["default"]
 
 
 @pytest.mark.parametrize("game", sorted(SHORT))
@@ -136,17 +151,25 @@ def test_round_ends_are_logged_with_the_scores_the_seat_sees(client):
         state = client.post(f"/api/tables/{table}/act", json={"seat": 0, "action": move}).json()
     entry = next(entry for entry in state["log"] if "round" in entry)
     assert entry["round"] == 1 and len(entry["scores"]) == 4 and sum(entry["scores"]) > 0
+    assert state["view"]["round"] == 2  # the page's round numbers: round 2 follows round 1
 
 
 @pytest.mark.parametrize(
     ("game", "options"),
     [("seers_catalog_v0", {"num_rounds": 1}), ("seamless_v0", {"max_rounds": 1})],
 )
-def test_a_one_round_game_shows_its_first_round(client, game, options):
-    """A one-hot round piece of length 1 is round 0, not a count of 1 (the page said round 2)."""
+def test_a_one_round_game_shows_its_first_round_and_logs_its_end(client, game, options):
+    """Rounds count from 1, as the page shows them (a one-hot piece of length 1 is round 1),
+    and the last round's end is logged too, with the final scores."""
     seats = ["human"] + ["random"] * (3 if game == "seamless_v0" else 1)
     table = new_table(client, game, seats, seed=4, options=options)
-    assert client.get(f"/api/tables/{table}?seat=0").json()["view"]["round"] == 0
+    assert client.get(f"/api/tables/{table}?seat=0").json()["view"]["round"] == 1
+    state = play_out(client, table, 0, np.random.default_rng(4))
+    ends = [entry for entry in state["log"] if "round" in entry]
+    assert [entry["round"] for entry in ends] == [1]
+    assert ends[0]["scores"] == state["result"]["scores"]
+    spectator = client.get(f"/api/tables/{table}").json()
+    assert spectator["log"][-1] == ends[0]
 
 
 def after_bar(line: str) -> list[str]:
@@ -262,6 +285,8 @@ def test_a_seat_is_sent_the_same_whatever_it_cannot_see(game):
     for _ in range(12):
         seen = [client.get(f"/api/tables/{i}?seat=0").json() for i in ids]
         assert seen[0] == seen[1]
+        watched = [client.get(f"/api/tables/{i}").json() for i in ids]
+        assert watched[0] == watched[1]  # a spectator, who sees less than any seat
         if seen[0]["over"]:
             break
         acting = seen[0]["to_act"]
@@ -286,7 +311,7 @@ BAD_TABLES = [
     ({**GOOD, "game": "chess_v0"}, "unknown game"),
     ({**GOOD, "game": None}, "unknown game"),
     ({k: v for k, v in GOOD.items() if k != "seats"}, "missing field 'seats'"),
-    ({**GOOD, "seats": ["human"]}, "seats must be a list"),
+    ({**GOOD, "seats": ["human"]}, "seats must be a list of 2, 3 or 4 entries for seals_v0"),
     ({**GOOD, "seats": "human,random"}, "seats must be a list"),
     ({**GOOD, "seats": ["human", "/etc/passwd"]}, "unknown seat kinds"),
     ({**GOOD, "seats": ["human", "os:system"]}, "unknown seat kinds"),
@@ -299,7 +324,7 @@ BAD_TABLES = [
     ({**GOOD, "options": []}, "options must be an object"),
     ({**GOOD, "options": {"tie_rounds": 10**9}}, "tie_rounds"),
     ({**GOOD, "options": {"empty_pile": "burn"}}, "empty_pile"),
-    ({**GOOD, "options": {"num_players": 3}}, "num_players"),
+    ({**GOOD, "options": {"num_players": 3}}, "num_players is the number of seats (2 here)"),
     ({**GOOD, "options": {"render_mode": "human"}}, "cannot be set"),
     (
         {"game": "sequitur_v0", "seats": ["human"], "options": {"dictionary": "/etc/passwd"}},
@@ -336,7 +361,6 @@ def test_an_oversized_body_is_refused(client):
 @pytest.mark.parametrize(
     ("query", "status"),
     [
-        ("", 400),
         ("?seat=", 400),
         ("?seat=x", 400),
         ("?seat=-1", 400),
@@ -361,7 +385,10 @@ BAD_MOVES = [
     ({"seat": 0, "action": 31}, 400),
     ({"seat": 0, "action": 1.0}, 400),
     ({"seat": 0, "action": True}, 400),
-    ({"seat": 0, "action": "take red"}, 400),
+    ({"seat": 0, "action": "no such move"}, 400),
+    ({"seat": 0, "action": "3"}, 400),  # an id goes as a number
+    ({"seat": 0, "action": "reveal straight 1-10"}, 422),  # a move, not legal now
+    ({"seat": 0, "action": "take"}, 400),  # ambiguous
     ({"seat": 0, "action": None}, 400),
     ({"seat": 0, "action": 30}, 422),  # end turn, before taking
     ([0, 0], 400),
@@ -466,7 +493,7 @@ def test_idle_tables_expire_and_their_number_is_bounded():
     clock.now = 60
     second = store.create(GOOD)
     response = client.post("/api/tables", json=GOOD)
-    assert response.status_code == 429 and "2 tables are open" in response.json()["error"]
+    assert response.status_code == 429 and "2 tables are in play" in response.json()["error"]
     clock.now = 150  # first idle 150 s: gone; second idle 90 s: kept, and touched now
     assert client.get(f"/api/tables/{first}?seat=0").status_code == 404
     assert client.get(f"/api/tables/{second}?seat=0").status_code == 200
@@ -474,7 +501,7 @@ def test_idle_tables_expire_and_their_number_is_bounded():
     assert client.get(f"/api/tables/{second}?seat=0").status_code == 200
     third = store.create(GOOD)
     assert set(store.tables) == {second, third}
-    with pytest.raises(TableError, match="2 tables are open"):
+    with pytest.raises(TableError, match="2 tables are in play"):
         store.create(GOOD)
 
 
@@ -491,3 +518,91 @@ def test_the_page_and_its_files_are_served(client):
     assert client.get("/app.js").status_code == 200
     assert client.get("/style.css").status_code == 200
     assert len(games()) == len(SHORT)
+
+
+# -- spectators, move names, the table cap ------------------------------------------------------
+def test_a_table_of_agents_can_be_watched_without_a_seat(client):
+    table = new_table(client, "seals_v0", ["heuristic", "random"], seed=2)
+    assert client.get(f"/api/tables/{table}?seat=0").status_code == 403
+    state = client.get(f"/api/tables/{table}").json()
+    seat = new_table(client, "seals_v0", ["human", "random"], seed=2)
+    assert state.keys() == client.get(f"/api/tables/{seat}?seat=0").json().keys()
+    assert state["seat"] is None and state["legal"] == [] and state["over"]
+    record = json.loads(client.get(f"/api/tables/{table}/record").text)
+    moves = [entry for entry in state["log"] if "move" in entry]
+    assert len(moves) == len(record["actions"])
+    assert state["result"]["winners"] and state["view"]["round"] >= 1
+    hands = [g for g in state["view"]["groups"] if "hand" in g["title"]]
+    assert hands == []  # no seat's own hand: what every seat sees alike
+    assert all(" | " in line or "…" not in line for line in state["view"]["text"].splitlines())
+
+
+def test_a_spectator_sees_each_move_as_the_table_saw_it():
+    """A secret Sequitur placement reaches spectators as the seats that did not make it see it."""
+    store = TableStore()
+    client = TestClient(create_app(store))
+    table = store.create({"game": "sequitur_v0", "seats": ["random", "random"], "seed": 3})
+    log = client.get(f"/api/tables/{table}").json()["log"]
+    assert any("(you cannot tell which)" in entry.get("move", "") for entry in log)
+    assert any("(you cannot tell which)" not in entry.get("move", "") for entry in log)
+
+
+def test_a_move_can_be_sent_by_its_name(client):
+    table = new_table(client, "seals_v0", ["human", "heuristic"], seed=4)
+    state = client.get(f"/api/tables/{table}?seat=0").json()
+    move = state["legal"][0]
+    response = client.post(f"/api/tables/{table}/act", json={"seat": 0, "action": move["name"]})
+    assert response.status_code == 200, response.text
+    assert response.json()["log"][0] == {"seat": 0, "move": move["name"]}
+
+
+def test_options_may_repeat_the_player_count(client):
+    body = {**GOOD, "options": {"num_players": 2}}
+    assert client.post("/api/tables", json=body).status_code == 201
+
+
+def test_at_the_cap_the_least_recently_used_finished_table_makes_room():
+    clock = Clock()
+    store = TableStore(ttl=100, max_tables=2, clock=clock)
+    agents = {"game": "seals_v0", "seats": ["random", "random"], "seed": 1}
+    first = store.create(agents)
+    clock.now = 1
+    second = store.create(agents)
+    clock.now = 2
+    store.get(first)  # asked about: second is now the least recently used
+    third = store.create(agents)
+    assert set(store.tables) == {first, third} and second not in store.tables
+    people = TableStore(max_tables=2)
+    for _ in range(2):
+        people.create(GOOD)
+    with pytest.raises(TableError, match="2 tables are in play"):
+        people.create(GOOD)
+
+
+def table_memory(store: TableStore, tables: int, body: dict) -> int:
+    """Bytes held (tracemalloc) after ``tables`` more finished tables."""
+    for seed in range(tables):
+        store.create({**body, "seed": seed})
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+def test_the_cap_and_the_ttl_keep_memory_bounded():
+    """Many finished tables hold no more than the cap's worth: the memory after 48 is that
+    after the first 8 (the cap 4, so both are full), give or take; past the TTL, none is held."""
+    clock = Clock()
+    store = TableStore(ttl=30, max_tables=4, clock=clock)
+    body = {"game": "seals_v0", "seats": ["random", "random"]}
+    tracemalloc.start()
+    try:
+        full = table_memory(store, 8, body)
+        later = table_memory(store, 40, body)
+        clock.now = 31  # every table idle past the TTL: the next request drops them all
+        store.expire()
+        gc.collect()
+        empty = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(store.tables) == 0
+    assert later < full * 1.2, (full, later)
+    assert empty < full

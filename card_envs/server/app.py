@@ -1,9 +1,11 @@
 """The HTTP side of ``card-envs serve``: the JSON API the page uses (scripts can too) and the page.
 
 ``GET /api/games``; ``POST /api/tables`` ``{"game", "seats", "seed", "options"}`` -> ``{"table"}``;
-``GET /api/tables/{id}?seat=k``; ``POST /api/tables/{id}/act`` ``{"seat", "action"}``;
-``GET /api/tables/{id}/record`` (at the game's end); ``POST /api/replay`` with a record.
-Every refusal is a 4xx with ``{"error": message}`` and changes nothing.
+``GET /api/tables/{id}?seat=k`` (a seat's view) or without ``seat`` (a spectator's);
+``POST /api/tables/{id}/act`` ``{"seat", "action"}`` (an id or a move's name);
+``GET /api/tables/{id}/record`` (at the game's end); ``POST /api/replay`` with a record;
+``GET /openapi.json``, this API described (:mod:`.openapi`). Every refusal is a 4xx with
+``{"error": message}`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from typing import Any
 from card_envs.core.extras import require
 from card_envs.records import RecordError, record_game, replay, steps, validate_record
 from card_envs.registry import env_names
+from card_envs.server.openapi import openapi_document
 from card_envs.server.tables import TableError, TableStore, games, parse_options
 from card_envs.server.views import table_view
+from card_envs.tools.replay import ending
 
 with require("serve"):
     from starlette.applications import Starlette
@@ -72,14 +76,13 @@ def record_frames(record: Any) -> list[dict[str, Any]]:
         validate_record(record)
     except RecordError as error:
         raise TableError(400, str(error)) from None
-    frames, env = [], None
+    frames = []
     for step in steps(record):
-        env = step.env
         frame = {"index": step.index, "seat": step.seat, "move": step.action_name}
-        frames.append({**frame, **table_view(env)})
-    env = env if env is not None else replay(record)
-    end = {"index": len(frames), "seat": None, "move": None, **table_view(env)}
-    return [*frames, end]
+        frames.append({**frame, **table_view(step.env)})
+    env = replay(record)
+    end = {"index": len(frames), "seat": None, "move": None, "ending": ending(env)}
+    return [*frames, {**end, **table_view(env)}]
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -96,6 +99,9 @@ def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = (
     async def list_games(request: Request) -> Response:
         return JSONResponse(games())
 
+    async def describe(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
     @refusals
     async def create_table(request: Request) -> Response:
         return JSONResponse({"table": tables.create(await json_body(request))}, status_code=201)
@@ -104,7 +110,9 @@ def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = (
     async def show_table(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
         seat = request.query_params.get("seat")
-        if seat is None or not seat.isdigit():
+        if seat is None:
+            return JSONResponse(table.spectator_state())
+        if not seat.isdigit():
             raise TableError(400, f"?seat= must be a seat number; got {seat!r}")
         return JSONResponse(table.state_for(table.check_seat(int(seat))))
 
@@ -113,7 +121,7 @@ def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = (
         table = tables.get(request.path_params["table_id"])
         body = await json_body(request)
         if not isinstance(body, dict) or "seat" not in body or "action" not in body:
-            raise TableError(400, 'the body must be {"seat": k, "action": id}')
+            raise TableError(400, 'the body must be {"seat": k, "action": id or name}')
         table.act(body["seat"], body["action"])
         return JSONResponse(table.state_for(body["seat"]))
 
@@ -142,6 +150,7 @@ def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = (
         Route("/api/tables/{table_id}/act", act, methods=["POST"]),
         Route("/api/tables/{table_id}/record", download),
         Route("/api/replay", replay_record, methods=["POST"]),
+        Route("/openapi.json", describe),
         Mount("/", static),
     ]
     hosts = Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))

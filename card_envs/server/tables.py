@@ -4,30 +4,31 @@ A table runs the one play loop (:func:`card_envs.agents.match.decisions`) and pl
 seats itself until a person's seat is to act or the game ends. What a seat is sent is built
 only from what it may know: its observation's views and its render (:mod:`.views`), its legal
 moves when it is to act, and every other seat's move as that seat can tell it
-(:func:`card_envs.tools.play.seen_move`). Bad requests raise :class:`TableError` before anything
-changes, so a refused request leaves the table as it was.
+(:func:`card_envs.tools.play.seen_move`). A spectator is sent what every seat sees alike, and
+every move as the table saw it (:func:`card_envs.tools.play.public_move`). Bad requests raise
+:class:`TableError` before anything changes, so a refused request leaves the table as it was.
 """
 
 from __future__ import annotations
 
-import inspect
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 
 from card_envs.agents import Agent, agent_kinds, make_agent
 from card_envs.agents.match import decisions
-from card_envs.core.env import REWARD_MODES, CardEnv
+from card_envs.core.env import CardEnv
+from card_envs.core.options import game_title, option_table
 from card_envs.registry import env_module, env_names, make, player_counts
 from card_envs.server.limits import MAX_TABLES, TTL_SECONDS
-from card_envs.server.views import observed_round, observed_scores, seat_view
+from card_envs.server.views import observed_round, observed_scores, public_view, seat_view
 from card_envs.tools.arena import derived_seed
-from card_envs.tools.play import seen_move
+from card_envs.tools.play import action_blocks, parse_move, public_move, seen_move
 
 HUMAN = "human"
 MAX_SEED = 2**63 - 1
@@ -42,33 +43,29 @@ class TableError(Exception):
         self.status = status
 
 
-def settable_options(name: str) -> dict[str, Any]:
-    """The options a request may set, with their defaults: the game's constructor options but
-    those naming files (Sequitur's word and goal lists take paths), plus ``reward_mode``."""
-    game_class = env_module(name).raw_env.game_class
-    parameters = inspect.signature(game_class.__init__).parameters.values()
-    options = {
-        p.name: p.default
-        for p in parameters
-        if p.name not in ("self", "num_players") and "Path" not in str(p.annotation)
-    }
-    return {**options, "reward_mode": REWARD_MODES[0]}
+def settable_options(name: str) -> dict[str, dict[str, Any]]:
+    """The options a request may set, as the game declares them (kind, default, description,
+    choices or range): all but those naming files, plus ``reward_mode``; the player count is
+    the number of seats."""
+    return option_table(env_module(name).raw_env.game_class, settable_only=True)
 
 
 @cache
 def games() -> list[dict[str, Any]]:
-    """``GET /api/games``: each game's player counts, settable options and agent kinds."""
+    """``GET /api/games``: each game's full name, player counts, settable options and agent
+    kinds."""
     listing = []
     for name in env_names():
         counts = player_counts(name)
         kinds = {str(n): agent_kinds(make(name, num_players=n).describe()) for n in counts}
-        options = settable_options(name)
+        game_class = env_module(name).raw_env.game_class
         listing.append(
             {
                 "name": name,
+                "title": game_title(game_class),
                 "players": list(counts),
-                "default_players": env_module(name).raw_env.game_class.default_players,
-                "options": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()},
+                "default_players": game_class.default_players,
+                "options": settable_options(name),
                 "agents": kinds,
             }
         )
@@ -101,6 +98,8 @@ class Table:
     used: float
     actions: list[int] = field(default_factory=list)
     logs: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    public: list[dict[str, Any]] = field(default_factory=list)  # the spectator's log
+    seen_rounds: list[tuple[int, list[float | None]]] = field(default_factory=list)
     rewards: dict[str, float] = field(default_factory=dict)
     pending: tuple[str, Observation] | None = None  # the person's decision awaited
     turns: Iterator[tuple[str, Observation]] = field(default_factory=lambda: iter(()))
@@ -113,6 +112,8 @@ class Table:
         """Deal (``deal`` as ``reset`` takes it) and play the agents up to a person's turn."""
         self.env.reset(seed=self.seed, options=None if deal is None else {"deal": deal})
         self.logs = {s: [] for s in self.humans}
+        self.public = []
+        self.seen_rounds = self.rounds()
         self.rewards = dict.fromkeys(self.env.possible_agents, 0.0)
         self.turns = decisions(self.env, self.rewards)
         self.advance()
@@ -128,25 +129,43 @@ class Table:
         self.pending = None
 
     def step(self, seat: int, action: int) -> None:
-        """Play ``action`` for ``seat``, logging it for each person as they can tell it, and
-        each round's end with the scores they see."""
+        """Play ``action`` for ``seat``, logging it for each person as they can tell it and for
+        spectators as the table saw it, and each round's end (the last one's too) with the
+        scores each sees."""
         game, state, names = self.env.game, self.env.game_state, self.env.game.actions.names
-        before = {s: self.seen(s) for s in self.humans}
+        before = self.seen_rounds
         for s in self.humans:
             move = names[action] if s == seat else seen_move(game, state, s, action)
             self.logs[s].append({"seat": seat, "move": move})
+        self.public.append({"seat": seat, "move": public_move(game, state, action)})
         self.env.step(action)
         self.actions.append(action)
-        for s, (round_before, _) in before.items():
-            round_now, scores = self.seen(s)
-            if round_now > round_before:
-                self.logs[s].append({"round": round_before + 1, "scores": scores})
+        ended = game.is_over(self.env.game_state)
+        now = self.seen_rounds = self.rounds()
+        for log, (round_before, _), (round_now, scores) in zip(
+            self.all_logs(), before, now, strict=True
+        ):
+            if round_now > round_before or ended:
+                log.append({"round": round_before + 1, "scores": scores})
 
-    def seen(self, seat: int) -> tuple[int, list[float]]:
+    def all_logs(self) -> list[list[dict[str, Any]]]:
+        """Each person's log, then the spectators'."""
+        return [*(self.logs[s] for s in self.humans), self.public]
+
+    def rounds(self) -> list[tuple[int, list[float | None]]]:
+        """The round (from 0) and the scores each person's observation shows, then what every
+        seat's shows alike (a score they differ on: None)."""
+        seen = [self.seen(s) for s in range(len(self.seats))]
+        columns = zip(*(scores for _, scores in seen), strict=True)
+        shared = [values[0] if len(set(values)) == 1 else None for values in columns]
+        return [*(seen[s] for s in self.humans), (min(r for r, _ in seen), shared)]
+
+    def seen(self, seat: int) -> tuple[int, list[float | None]]:
         """The round and the scores ``seat``'s observation shows."""
         info = self.env.describe()
         views = info.obs_spec.views(self.env.encoding.observe(self.env.game_state, seat))
-        return observed_round(info.name, views), observed_scores(info.name, views, seat)
+        scores: list[float | None] = list(observed_scores(info.name, views, seat))
+        return observed_round(info.name, views), scores
 
     @property
     def over(self) -> bool:
@@ -155,13 +174,15 @@ class Table:
     def to_act(self) -> int | None:
         return None if self.pending is None else self.env.possible_agents.index(self.pending[0])
 
-    def act(self, seat: int, action: int) -> None:
-        """A person's move: refused (unchanged) unless it is ``seat``'s turn and legal."""
+    def act(self, seat: int, action: Any) -> None:
+        """A person's move, by id or by name: refused (unchanged) unless it is ``seat``'s turn
+        and legal."""
         self.check_seat(seat)
         if self.pending is None:
             raise TableError(409, "the game is over")
         if seat != self.to_act():
             raise TableError(409, f"not player_{seat}'s turn: player_{self.to_act()} is to act")
+        action = self.by_name(action) if isinstance(action, str) else action
         mask = self.pending[1]["action_mask"]
         action = whole_number(action, "action", 0, len(mask) - 1)
         if not mask[action]:
@@ -170,6 +191,35 @@ class Table:
             raise TableError(422, f"{name} (id {action}) is not legal now: {reason}")
         self.step(seat, action)
         self.advance()
+
+    def by_name(self, text: str) -> int:
+        """The legal move ``text`` names, as ``card-envs play`` reads a typed move (a name, the
+        docs' block word, an unambiguous beginning); a number must be sent as a JSON number."""
+        if text.strip().lstrip("+-").isdigit():
+            raise TableError(400, f"action {text!r}: send an id as a JSON number, or a move's name")
+        game, state = self.env.game, self.env.game_state
+        legal = [int(a) for a in np.flatnonzero(self.pending[1]["action_mask"])]  # type: ignore[index]
+        reason = partial(game.illegal_reason, state)
+        picked = parse_move(text, legal, game.actions.names, reason, action_blocks(game.actions))
+        if isinstance(picked, str):
+            raise TableError(422 if "is not legal now" in picked else 400, f"action: {picked}")
+        return picked
+
+    def spectator_state(self) -> dict[str, Any]:
+        """``GET /api/tables/{id}``: what every seat sees alike, and every move as the table
+        saw it; the keys of a seat's state, ``seat`` None and no legal moves."""
+        return {
+            "game": self.env.describe().name,
+            "seat": None,
+            "seats": self.seats,
+            "to_act": self.to_act(),
+            "legal": [],
+            "view": public_view(self.env),
+            "log": self.public,
+            "over": self.over,
+            "rewards": self.rewards if self.over else None,
+            "result": self.result() if self.over else None,
+        }
 
     def check_seat(self, seat: Any) -> int:
         """``seat`` as a person's seat at this table, or a refusal saying why not."""
@@ -212,12 +262,22 @@ class Table:
 
 
 def parse_seats(name: str, seats: Any, options: dict[str, Any]) -> list[str]:
-    """The seats of a new table: ``human`` or an agent kind of this game, one per player."""
-    counts = player_counts(name)
-    if not isinstance(seats, list) or len(seats) not in counts:
-        raise TableError(400, f"seats must be a list of {counts} entries for {name}; got {seats!r}")
+    """The seats of a new table: ``human`` or an agent kind of this game, one per player (the
+    player count is the number of seats; ``options.num_players``, if sent, must agree)."""
+    counts = [str(n) for n in player_counts(name)]
+    allowed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+    if not isinstance(seats, list) or str(len(seats)) not in counts:
+        raise TableError(
+            400,
+            f"seats must be a list of {allowed} entries for {name} ('human' or an agent kind "
+            f"for each player); got {seats!r}",
+        )
     if options.get("num_players", len(seats)) != len(seats):
-        raise TableError(400, f"options.num_players {options['num_players']!r} != len(seats)")
+        raise TableError(
+            400,
+            f"options.num_players is the number of seats ({len(seats)} here): leave it out; got "
+            f"{options['num_players']!r}",
+        )
     return seats
 
 
@@ -281,11 +341,22 @@ class TableStore:
         for table_id in [i for i, t in self.tables.items() if now - t.used > self.ttl]:
             del self.tables[table_id]
 
+    def make_room(self) -> None:
+        """At the cap, drop the finished table asked about least recently (its record goes with
+        it); refused (429) when every table is still being played."""
+        self.expire()
+        if len(self.tables) < self.max_tables:
+            return
+        finished = [(t.used, i) for i, t in self.tables.items() if t.over]
+        if not finished:
+            raise TableError(
+                429, f"{self.max_tables} tables are in play: try again when one ends or expires"
+            )
+        del self.tables[min(finished)[1]]
+
     def create(self, body: Any, deal: Any = None) -> str:
         """A new table's id (``deal``: an injected deal, for tests and replays)."""
-        self.expire()
-        if len(self.tables) >= self.max_tables:
-            raise TableError(429, f"{self.max_tables} tables are open: try again when one expires")
+        self.make_room()
         table = new_table(body, self.clock())
         if deal is None:
             table.start()

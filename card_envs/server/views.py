@@ -1,15 +1,20 @@
 """What one seat is shown: cards drawn from its observation's named views, its scores and round,
 and its text view (``Game.render_seat``). Built only from what that seat may know, so it is as
 leak-free as the observation and the render (tests/test_server.py resamples hidden cards).
+A spectator is shown what every seat is shown alike (:func:`public_view`); a replay's whole
+table, every seat's cards once each (:func:`table_view`).
 
 Each game has a small builder that turns the observation's hand and table planes into groups of
 card labels, named as the game's own text does (``rules/text.py`` and ``rules/cards.py``).
-Per-seat planes are seat-relative: row ``r`` is seat ``(seat + r) % players``.
+Per-seat planes are seat-relative: row ``r`` is seat ``(seat + r) % players``. A group's cards
+are put in the order its line of the text view lists them, so the two views agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,9 +38,24 @@ SEERS_COLOURS = ("plum", "green", "teal", "amber", "rose")  # suits P G T A R
 EVENTS_COLOURS = ("green", "blue", "gold", "purple")
 
 
-def seat_name(relative: int, seat: int, players: int) -> str:
-    """``you`` for the observer, else the absolute seat of a relative row."""
-    return "you" if relative == 0 else f"player_{(seat + relative) % players}"
+@dataclass(frozen=True)
+class Owner:
+    """Names the seats of one seat's view: to the seat itself (``you``, ``your hand``), or
+    ``absolute`` (``player_2``, ``player_2's hand``) when views of several seats are merged."""
+
+    seat: int
+    players: int
+    absolute: bool = False
+
+    def of(self, relative: int) -> str:
+        """The seat of a relative row."""
+        if relative == 0 and not self.absolute:
+            return "you"
+        return f"player_{(self.seat + relative) % self.players}"
+
+    def own(self, what: str) -> str:
+        """Something of the observer's own: ``your hand``, ``player_0's hand``."""
+        return f"player_{self.seat}'s {what}" if self.absolute else f"your {what}"
 
 
 def counted(counts: np.ndarray, card: Callable[[int], Card]) -> list[Card]:
@@ -44,13 +64,12 @@ def counted(counts: np.ndarray, card: Callable[[int], Card]) -> list[Card]:
 
 
 def per_seat(
-    title: str, planes: np.ndarray, seat: int, cards: Callable[[np.ndarray], list[Card]]
+    title: str, planes: np.ndarray, owner: Owner, cards: Callable[[np.ndarray], list[Card]]
 ) -> list[Group]:
     """One group per relative seat whose plane holds any card."""
-    players = len(planes)
     return [
-        {"title": f"{title}: {seat_name(r, seat, players)}", "cards": cards(planes[r])}
-        for r in range(players)
+        {"title": f"{title}: {owner.of(r)}", "cards": cards(planes[r])}
+        for r in range(len(planes))
         if planes[r].any()
     ]
 
@@ -63,13 +82,17 @@ def french_cards(plane: np.ndarray) -> list[Card]:
     return [french(int(c)) for c in np.flatnonzero(plane)]
 
 
-def seamless_groups(views: Views, seat: int) -> list[Group]:
-    trump = SUIT_SYMBOLS[int(np.argmax(views["trump_suit"]))]
+def seamless_groups(views: Views, owner: Owner) -> list[Group]:
+    """The trump is always shown: its revealed card while it lies there, else its suit."""
+    suit = int(np.argmax(views["trump_suit"]))
+    revealed = french_cards(views["trump_card"])
+    trump = {"label": SUIT_SYMBOLS[suit], "colour": FRENCH_COLOURS[suit]}
+    title = "trump, revealed card" if revealed else "trump (its card has been played)"
     return [
-        {"title": "your hand", "cards": french_cards(views["hand"])},
-        {"title": f"trump {trump}, revealed card", "cards": french_cards(views["trump_card"])},
-        *per_seat("trick", views["trick"], seat, french_cards),
-        *per_seat("row", views["rows"], seat, french_cards),
+        {"title": owner.own("hand"), "cards": french_cards(views["hand"])},
+        {"title": title, "cards": revealed or [trump]},
+        *per_seat("trick", views["trick"], owner, french_cards),
+        *per_seat("row", views["rows"], owner, french_cards),
     ]
 
 
@@ -79,10 +102,10 @@ def seers(kind: int) -> Card:
     return {"label": seers_cards.kind_name(kind), "colour": colour}
 
 
-def seers_groups(views: Views, seat: int) -> list[Group]:
+def seers_groups(views: Views, owner: Owner) -> list[Group]:
     return [
-        {"title": "your hand", "cards": counted(views["hand"], seers)},
-        *per_seat("trick", views["trick_cards"], seat, lambda plane: counted(plane, seers)),
+        {"title": owner.own("hand"), "cards": counted(views["hand"], seers)},
+        *per_seat("trick", views["trick_cards"], owner, lambda plane: counted(plane, seers)),
     ]
 
 
@@ -92,10 +115,10 @@ def seals(face: int) -> Card:
     return {"label": label, "colour": seals_cards.COLOURS[colour]}
 
 
-def seals_groups(views: Views, seat: int) -> list[Group]:
+def seals_groups(views: Views, owner: Owner) -> list[Group]:
     return [
         {"title": "face up", "cards": counted(views["row"].ravel(), seals)},
-        {"title": "your hand", "cards": counted(views["hand"].ravel(), seals)},
+        {"title": owner.own("hand"), "cards": counted(views["hand"].ravel(), seals)},
     ]
 
 
@@ -105,11 +128,11 @@ def events(kind: int) -> Card:
     return {"label": events_cards.KIND_NAMES[kind], "colour": colour}
 
 
-def events_groups(views: Views, seat: int) -> list[Group]:
+def events_groups(views: Views, owner: Owner) -> list[Group]:
     return [
-        {"title": "your hand", "cards": counted(views["hand"], events)},
+        {"title": owner.own("hand"), "cards": counted(views["hand"], events)},
         {"title": "discard top", "cards": counted(views["discard_top"], events)},
-        *per_seat("4-set laid", views["laid4"], seat, lambda plane: counted(plane, events)),
+        *per_seat("4-set laid", views["laid4"], owner, lambda plane: counted(plane, events)),
     ]
 
 
@@ -139,20 +162,20 @@ def action_cards(used: np.ndarray) -> list[Card]:
     ]
 
 
-def sequitur_groups(views: Views, seat: int) -> list[Group]:
+def sequitur_groups(views: Views, owner: Owner) -> list[Group]:
     return [
-        *per_seat("rack", views["racks"], seat, letters),
-        {"title": "ball to place", "cards": letters([views["ball"]])},
-        *per_seat("word", views["words"], seat, letters),
-        {"title": "your secret goal", "cards": goal_cards(views["secret"])},
-        {"title": "goals drawn", "cards": goal_cards(views["drawn"])},
+        *per_seat("rack", views["racks"], owner, letters),
+        {"title": owner.own("ball to place"), "cards": letters([views["ball"]])},
+        *per_seat("word", views["words"], owner, letters),
+        {"title": owner.own("secret goal"), "cards": goal_cards(views["secret"])},
+        {"title": owner.own("goals drawn"), "cards": goal_cards(views["drawn"])},
         {"title": "public goals", "cards": goal_cards(views["public"])},
-        {"title": "your action cards", "cards": action_cards(views["used"][0])},
+        {"title": owner.own("action cards"), "cards": action_cards(views["used"][0])},
     ]
 
 
 # Each game's builder, its scores piece and its round piece (one-hot, or a count).
-BUILDERS: dict[str, Callable[[Views, int], list[Group]]] = {
+BUILDERS: dict[str, Callable[[Views, Owner], list[Group]]] = {
     "seamless_v0": seamless_groups,
     "seers_catalog_v0": seers_groups,
     "seals_v0": seals_groups,
@@ -184,22 +207,103 @@ def observed_scores(name: str, views: Views, seat: int) -> list[float]:
     return [float(relative[(s - seat) % players]) for s in range(players)]
 
 
-def seat_view(env: CardEnv, seat: int) -> dict[str, Any]:
-    """Everything the page draws for ``seat``: card groups, scores, round and the text view."""
+def seat_view(env: CardEnv, seat: int, absolute: bool = False) -> dict[str, Any]:
+    """Everything the page draws for ``seat``: card groups, scores, round (from 1) and the text
+    view; ``absolute``: groups titled by seat number, for views merged with others'."""
     views = env.describe().obs_spec.views(env.encoding.observe(env.game_state, seat))
     name = env.metadata["name"]
-    groups = [group for group in BUILDERS[name](views, seat) if group["cards"]]
+    text = env.game.render_seat(env.game_state, seat)
+    owner = Owner(seat, len(env.possible_agents), absolute)
+    groups = [
+        {**group, "cards": in_text_order(group["cards"], text)}
+        for group in BUILDERS[name](views, owner)
+        if group["cards"]
+    ]
     return {
         "groups": groups,
         "scores": observed_scores(name, views, seat),
-        "round": observed_round(name, views),
-        "text": env.game.render_seat(env.game_state, seat),
+        "round": observed_round(name, views) + 1,
+        "text": text,
     }
+
+
+def in_text_order(cards: list[Card], text: str) -> list[Card]:
+    """``cards`` in the order the first line of ``text`` that names every one of them lists
+    them (a label matched as a whole word, each copy further along); unchanged if none does."""
+    for line in text.splitlines():
+        order = label_positions([card["label"] for card in cards], line)
+        if order is not None:
+            return [card for _, card in sorted(zip(order, cards, strict=True), key=lambda p: p[0])]
+    return cards
+
+
+def label_positions(labels: Sequence[str], line: str) -> list[int] | None:
+    """Where each label stands in ``line``, copies of one label at successive places (``2x
+    Sunny`` counts once for both); None when a label is missing."""
+    positions, after = [], {}
+    for label in labels:
+        pattern = r"(?<![\w♣♦♥♠])" + re.escape(label) + r"(?!\w)"
+        found = re.search(pattern, line[after.get(label, 0) :])
+        if found is None:
+            found = re.search(pattern, line)  # a count such as "2x Sunny": the same place
+            if found is None:
+                return None
+            positions.append(found.start())
+            continue
+        start = after.get(label, 0) + found.start()
+        positions.append(start)
+        after[label] = start + len(label)
+    return positions
 
 
 def table_view(env: CardEnv) -> dict[str, Any]:
-    """The whole table (replays only: it shows every hand): the text and each seat's view."""
+    """The whole table (replays only: it shows every hand): the text, every seat's cards once
+    (a group all seats see, such as face-up cards, once), and each seat's own view."""
+    seats = range(len(env.possible_agents))
+    merged: dict[tuple[str, tuple[str, ...]], Group] = {}
+    for seat in seats:
+        for group in seat_view(env, seat, absolute=True)["groups"]:
+            merged.setdefault(group_key(group), group)
     return {
         "text": env.game.render(env.game_state),
-        "seats": [seat_view(env, seat) for seat in range(len(env.possible_agents))],
+        "groups": list(merged.values()),
+        "seats": [seat_view(env, seat) for seat in seats],
     }
+
+
+def group_key(group: Group) -> tuple[str, tuple[str, ...]]:
+    return group["title"], tuple(card["label"] for card in group["cards"])
+
+
+def public_view(env: CardEnv) -> dict[str, Any]:
+    """What a spectator is shown: what every seat is shown alike. The card groups every seat's
+    view holds the same, the scores all seats see (None where they differ), the round, and the
+    text lines every seat reads alike (a line that differs shows the part they share, then
+    ``…``)."""
+    views = [seat_view(env, seat, absolute=True) for seat in range(len(env.possible_agents))]
+    shared = set.intersection(*({group_key(g) for g in view["groups"]} for view in views))
+    columns = zip(*(view["scores"] for view in views), strict=True)
+    return {
+        "groups": [g for g in views[0]["groups"] if group_key(g) in shared],
+        "scores": [values[0] if len(set(values)) == 1 else None for values in columns],
+        "round": min(view["round"] for view in views),
+        "text": shared_text([env.game.render_seat(env.game_state, s) for s in range(len(views))]),
+    }
+
+
+def shared_text(texts: Sequence[str]) -> str:
+    """The lines of ``texts`` read alike: each line where all agree, else the words they share
+    at its start and ``…`` (every text is one seat's view, so only what all share is public)."""
+    rows = [text.splitlines() for text in texts]
+    lines = []
+    for row in zip(*rows, strict=False):
+        if len(set(row)) == 1:
+            lines.append(row[0])
+            continue
+        common = []
+        for words in zip(*(line.split(" ") for line in row), strict=False):
+            if len(set(words)) > 1:
+                break
+            common.append(words[0])
+        lines.append(" ".join(common).rstrip(" |") + " …")
+    return "\n".join(lines)

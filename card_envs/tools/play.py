@@ -180,15 +180,36 @@ def seen_move(game: Game, state: Any, viewer: int, action: int) -> str:
     Each legal move is tried on a copy with the same generator, so chance draws agree; the moves
     whose redrawn view equals the played one's are those the viewer cannot tell from it.
     """
+    return alike_text(game, action, alike_moves(game, state, [viewer], action))
+
+
+def public_move(game: Game, state: Any, action: int) -> str:
+    """``action`` as someone who sees only what every seat sees (a spectator) can tell it: the
+    legal moves that any seat but the mover cannot tell from it are not told apart."""
+    mover = game.current_player(state)
+    viewers = [seat for seat in range(game.num_players) if seat != mover] or [mover]
+    return alike_text(game, action, alike_moves(game, state, viewers, action))
+
+
+def alike_moves(game: Game, state: Any, viewers: Sequence[int], action: int) -> list[int]:
+    """The legal moves some seat of ``viewers`` cannot tell from ``action`` by its view after."""
+    legal = game.legal_actions(state)
+    if len(legal) == 1:
+        return legal
+    after = {}
+    for move in legal:
+        after[move] = game.clone(state)
+        game.apply(after[move], move, np.random.default_rng(0))
+    alike = {action}
+    for viewer in viewers:
+        seen = game.render_seat(after[action], viewer)
+        alike |= {m for m in legal if m not in alike and game.render_seat(after[m], viewer) == seen}
+    return sorted(alike)
+
+
+def alike_text(game: Game, action: int, alike: Sequence[int]) -> str:
+    """A move named as far as it can be told from ``alike`` (the moves not told apart)."""
     names = game.actions.names
-
-    def view(move: int) -> str:
-        after = game.clone(state)
-        game.apply(after, move, np.random.default_rng(0))
-        return game.render_seat(after, viewer)
-
-    seen = view(action)
-    alike = [a for a in game.legal_actions(state) if a == action or view(a) == seen]
     if len(alike) == 1:
         return names[action]
     if len(alike) <= NAMED_ALTERNATIVES:
