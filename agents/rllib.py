@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.base import Agent
-from card_envs.agents.policy import untrusted_message, warn_unpickling
+from card_envs.agents.checkpoint import untrusted_message, warn_unpickling
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 

@@ -24,18 +24,18 @@ from sb3_contrib import MaskablePPO
 
 from card_envs import make
 from card_envs.agents import make_agent, shipped_checkpoint
-from card_envs.agents.match import play_game
-from card_envs.agents.policy import (
+from card_envs.agents.checkpoint import (
     HASH_KEY,
     PickleCheckpointWarning,
     UncheckedCheckpointWarning,
+    convert_checkpoint,
     load_policy,
-    load_policy_agent,
     metadata_path,
     tensors_digest,
 )
+from card_envs.agents.match import play_game
+from card_envs.agents.policy import load_policy_agent
 from card_envs.registry import env_names
-from card_envs.training.policy import convert_checkpoint
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 # sha256 prefixes of the shipped agents' play, recorded from their SB3 zips (the loader before

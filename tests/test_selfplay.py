@@ -267,8 +267,9 @@ def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path, work
     """``card-envs train GAME --selfplay`` at toy size: progress, evaluations, and a safe
     checkpoint of a network without an advisor, which plays legal moves; with its tables in
     this process or shared out between two collector workers."""
+    from card_envs.agents.checkpoint import metadata_path
     from card_envs.agents.match import play_game
-    from card_envs.agents.policy import load_policy_agent, metadata_path
+    from card_envs.agents.policy import load_policy_agent
     from card_envs.training.cli import main
 
     out = tmp_path / "seals.safetensors"

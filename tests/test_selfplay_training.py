@@ -102,7 +102,7 @@ def test_collection_with_heuristic_opponents_is_deterministic_with_a_seed():
 
 
 def run(tmp_path, name: str, *flags: str) -> dict:
-    from card_envs.agents.policy import metadata_path
+    from card_envs.agents.checkpoint import metadata_path
     from card_envs.training.cli import main
 
     out = tmp_path / f"{name}.safetensors"

@@ -232,9 +232,8 @@ def test_the_values_weight_starts_as_configured_and_a_checkpoint_keeps_its_own(t
     """The weight of the values in the logits starts at ``value_weight`` (Adam moves it about a
     learning rate a step, so where it starts is about where it stays); a saved network loads
     with the weight it learnt, not the starting one."""
-    from card_envs.agents.policy import load_policy
+    from card_envs.agents.checkpoint import load_policy, save_policy
     from card_envs.training.config import SELFPLAY_DEFAULTS
-    from card_envs.training.policy import save_policy
     from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
 
     info = make("sequitur_v1", num_players=2).describe()

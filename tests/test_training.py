@@ -16,7 +16,8 @@ from sb3_contrib import MaskablePPO
 
 from card_envs import make
 from card_envs.agents import make_agent
-from card_envs.agents.policy import PickleCheckpointWarning, load_policy_agent, metadata_path
+from card_envs.agents.checkpoint import PickleCheckpointWarning, metadata_path
+from card_envs.agents.policy import load_policy_agent
 from card_envs.core.errors import IllegalActionError
 from card_envs.registry import env_names
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
@@ -116,7 +117,7 @@ def heuristic_move(env: SingleAgentEnv) -> int:
     return agent.act(env.env.observe(env.learner))
 
 
-@pytest.mark.filterwarnings("ignore::card_envs.agents.policy.PickleCheckpointWarning")
+@pytest.mark.filterwarnings("ignore::card_envs.agents.checkpoint.PickleCheckpointWarning")
 def test_trusted_zip_round_trip_and_clear_errors(tmp_path, adapter):
     model = MaskablePPO("MlpPolicy", adapter, n_steps=64, batch_size=64, seed=0, device="cpu")
     path = tmp_path / "seamless.zip"

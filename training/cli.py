@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.policy import advisor_kinds
+from card_envs.agents.checkpoint import advisor_kinds
 from card_envs.core.env import REWARD_MODES
 from card_envs.registry import env_names, make
 from card_envs.training.config import (
@@ -26,10 +26,9 @@ from card_envs.training.config import (
     OPPONENTS,
     SELFPLAY_DEFAULTS,
     SELFPLAY_GAME_DEFAULTS,
-    new_run_dir,
     selfplay_defaults,
 )
-from card_envs.training.policy import kept_evaluation
+from card_envs.training.runs import kept_evaluation, new_run_dir
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -262,8 +261,12 @@ def summary_line(result: dict[str, Any], out: Path) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     """Convert a trusted SB3 zip; the game, seats and advisor come from the JSON beside it,
     else from the flags."""
-    from card_envs.agents.policy import advisor_of, check_checkpoint_path, read_metadata
-    from card_envs.training.policy import convert_checkpoint
+    from card_envs.agents.checkpoint import (
+        advisor_of,
+        check_checkpoint_path,
+        convert_checkpoint,
+        read_metadata,
+    )
 
     check_checkpoint_path(args.source, args.trust_checkpoint)
     meta = read_metadata(args.source)

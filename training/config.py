@@ -6,8 +6,6 @@ command line.
 
 from __future__ import annotations
 
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 SELF = "self"  # the opponent name for frozen snapshots of the learner
@@ -99,13 +97,3 @@ SELFPLAY_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 def selfplay_defaults(game: str) -> dict[str, Any]:
     """The self-play defaults for ``game``: :data:`SELFPLAY_DEFAULTS` with its own overrides."""
     return {**SELFPLAY_DEFAULTS, **SELFPLAY_GAME_DEFAULTS.get(game, {})}
-
-
-def new_run_dir(logdir: Path, game: str, now: datetime | None = None) -> Path:
-    """``logdir/<game>-<YYYYmmdd-HHMMSS>``, with ``-2``, ``-3`` ... when that exists already."""
-    stem = f"{game}-{(now or datetime.now()).strftime('%Y%m%d-%H%M%S')}"
-    run_dir, number = logdir / stem, 1
-    while run_dir.exists():
-        number += 1
-        run_dir = logdir / f"{stem}-{number}"
-    return run_dir

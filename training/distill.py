@@ -20,8 +20,14 @@ from typing import Any
 
 from card_envs import make
 from card_envs.agents import make_agent
-from card_envs.agents.policy import load_policy, read_checkpoint_json
-from card_envs.training.policy import FORMAT_KEYS, check_out, copy_curve, save_policy
+from card_envs.agents.checkpoint import (
+    FORMAT_KEYS,
+    check_out,
+    load_policy,
+    read_checkpoint_json,
+    save_policy,
+)
+from card_envs.training.runs import copy_curve
 
 DISTILL_SEED = 2_000_000  # deals of neither the clone (1,000,000 on) nor the arena's reports
 DEFAULTS: dict[str, Any] = {

@@ -28,7 +28,7 @@ from card_envs.agents.match import decisions
 from card_envs.agents.seals import HeuristicAgent
 from card_envs.agents.seals_value import LAYERS, WEIGHTS, take_features
 from card_envs.core.extras import require
-from card_envs.training.config import new_run_dir
+from card_envs.training.runs import new_run_dir
 
 
 def collect(games: int, seed: int, epsilon: float) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ last decision of each seat is still open when a rollout ends (its reward is not 
 it goes into the next rollout, with the log-probability and value of the policy that made it.
 
 The policy is Stable-Baselines3's ``MaskableActorCriticPolicy`` (what MaskablePPO trains and
-:func:`card_envs.training.policy.save_policy` saves); its distribution is evaluated over the legal
+:func:`card_envs.agents.checkpoint.save_policy` saves); its distribution is evaluated over the legal
 actions alone, which equals MaskablePPO's masked distribution (masked logits at -1e8 carry no
 probability) at a cost that grows with the legal moves instead of the action table.
 """

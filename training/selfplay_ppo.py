@@ -17,7 +17,6 @@ The network acts on the observation alone (no advisor). Deterministic for a seed
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,11 +27,19 @@ import gymnasium
 import numpy as np
 
 from card_envs import make
-from card_envs.agents.policy import load_policy
+from card_envs.agents.advised_policy import AdvisedPolicy
+from card_envs.agents.checkpoint import check_out, load_policy
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 from card_envs.training.config import SELFPLAY_DEFAULTS, selfplay_defaults
-from card_envs.training.policy import check_out, kept_evaluation
+from card_envs.training.imitation import clone_as_configured, collect_demonstrations
+from card_envs.training.runs import (
+    evaluations,
+    json_line,
+    kept_evaluation,
+    kept_path,
+    save_trained,
+)
 from card_envs.training.selfplay import (
     Policy,
     Rollout,
@@ -46,11 +53,11 @@ from card_envs.training.selfplay_workers import CollectorWorkers
 with require("train"):
     import torch
     import torch.nn.functional as F
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 # Observation pieces that hold one value per action id: where one ends the vector, the policy
 # adds it to its logits.
 PER_ACTION_PIECES = ("action_values",)
-KEPT_PREFIX = "step_"  # a run folder's evaluated networks: step_<env steps>.safetensors
 # The rollout's fields a minibatch of the update reads.
 MINIBATCH_FIELDS = ("observations", "legal", "valid", "slots", "log_probs", "advantages", "returns")
 
@@ -80,10 +87,6 @@ def new_policy(
     the observation ends with a value per action id (``sequitur_v1``'s ``action_values``), the
     policy adds those values, times a learned weight starting at ``value_weight``, to its
     logits (:class:`AdvisedPolicy`)."""
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    from card_envs.agents.advised_policy import AdvisedPolicy
-
     torch.manual_seed(seed)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (info.obs_spec.size,), np.float32)
     per_action = any(piece.name in PER_ACTION_PIECES for piece in info.obs_spec.pieces[-1:])
@@ -299,17 +302,6 @@ def train_selfplay(
     return save(out, best[1], history)
 
 
-def kept_path(run_dir: Path, steps: int) -> Path:
-    """Where a run keeps the network it evaluated after ``steps`` env steps."""
-    return run_dir / f"{KEPT_PREFIX}{steps}.safetensors"
-
-
-def kept_networks(run_dir: Path) -> list[Path]:
-    """The networks a run kept at its evaluations (:func:`kept_path`), in step order."""
-    paths = run_dir.glob(f"{KEPT_PREFIX}*.safetensors")
-    return sorted(paths, key=lambda path: int(path.stem[len(KEPT_PREFIX) :]))
-
-
 def save_run(
     trainer: SelfPlayTrainer,
     path: Path,
@@ -321,8 +313,6 @@ def save_run(
 ) -> dict[str, Any]:
     """Save the trainer's network as it is to ``path``, with the run's record: the network of
     ``steps`` env steps, the evaluations up to it."""
-    from card_envs.training.train_ppo import save_trained
-
     return save_trained(
         trainer.policy,
         path,
@@ -344,8 +334,6 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
     cloning again. The collectors idle until RL starts, so with ``collect_workers`` the
     demonstrations and the clone's evaluations take that many processes and the fit that many
     torch threads."""
-    from card_envs.training.imitation import clone_as_configured, collect_demonstrations
-    from card_envs.training.train_ppo import evaluations, save_trained
 
     config, started = trainer.config, time.perf_counter()
     demos = collect_demonstrations(
@@ -411,8 +399,6 @@ def run_cycles(
     the evaluations (added to ``history``), and the best against the heuristic (starting from
     ``best``, the warm start's or the resumed checkpoint's). ``keep(steps, history)`` is called
     after each evaluation, the network as evaluated."""
-    from card_envs.training.train_ppo import evaluations
-
     config = trainer.config
     minutes = config["max_minutes"]
     deadline = time.perf_counter() + 60 * minutes if minutes else None
@@ -436,13 +422,6 @@ def run_cycles(
                 best = (scores["vs_heuristic"], trainer.env_steps, snapshot_weights(trainer.policy))
     assert best is not None  # the last cycle evaluates
     return history, best
-
-
-def json_line(row: dict[str, Any]) -> str:
-    """One JSON line, floats rounded for reading."""
-    return (
-        json.dumps({k: round(v, 5) if isinstance(v, float) else v for k, v in row.items()}) + "\n"
-    )
 
 
 def default_config(game: str, num_players: int | None = None) -> dict[str, Any]:

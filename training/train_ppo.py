@@ -8,7 +8,7 @@ every ``--snapshot-every`` steps. Every ``--eval-every`` steps it measures the w
 random and against heuristic seats on fixed held-out deals, logs both to TensorBoard and saves a
 Stable-Baselines3 zip (optimizer included, for ``--resume``) in the run's own folder
 ``--logdir/<game>-<time>/``. The policy that did best against the heuristic is written in the safe
-format (:mod:`card_envs.training.policy`) to ``--out`` (default: in the run folder, never the
+format (:mod:`card_envs.agents.checkpoint`) to ``--out`` (default: in the run folder, never the
 shipped ``agents/checkpoints/``), with the JSON of its network, config and evaluations and a PNG of
 the learning curve beside it. ``--resume`` continues from a ``.safetensors`` (a fresh optimizer) or
 from a run folder's zip (its optimizer; unpickled, so only with ``--trust-checkpoint``).
@@ -17,7 +17,6 @@ from a run folder's zip (its optimizer; unpickled, so only with ``--trust-checkp
 from __future__ import annotations
 
 import copy
-import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,18 +26,18 @@ import gymnasium
 
 from card_envs import make
 from card_envs.agents.advised_policy import AdvisedPolicy
-from card_envs.agents.match import win_share
-from card_envs.agents.policy import (
-    PolicyAgent,
+from card_envs.agents.checkpoint import (
     check_checkpoint_path,
+    check_out,
     load_policy,
     load_sb3_zip,
     read_metadata,
 )
+from card_envs.agents.policy import PolicyAgent
 from card_envs.core.extras import require
 from card_envs.training.config import SELF
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations, merge
-from card_envs.training.policy import check_out, save_policy
+from card_envs.training.runs import EVAL_SEEDS, evaluations, save_trained
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 with require("train"):
@@ -48,25 +47,6 @@ with require("train"):
     from stable_baselines3.common.utils import FloatSchedule
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
     from tqdm import tqdm
-
-EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
-
-
-def evaluate(
-    model: MaskablePPO,
-    game: str,
-    num_players: int,
-    opponent: str,
-    games: int,
-    first_seed: int,
-    advisor: str | None = None,
-    workers: int = 1,
-) -> float:
-    """Win share of the policy in one seat (rotated) against ``opponent`` in the others; with
-    ``workers``, in that many processes (the model must pickle: a policy does, an SB3 model with
-    its envs does not)."""
-    policy = functools.partial(PolicyAgent, model, advisor=advisor)  # (info, seat) -> agent
-    return win_share(game, num_players, policy, opponent, games, first_seed, workers)
 
 
 class TrainingMonitor(BaseCallback):
@@ -116,22 +96,6 @@ class TrainingMonitor(BaseCallback):
             weights = {k: v.detach().clone() for k, v in self.model.policy.state_dict().items()}
             self.best = (row["vs_heuristic"], self.num_timesteps, weights)
         self.bar.write(f"{row}")
-
-
-def evaluations(model: MaskablePPO, config: dict[str, Any]) -> dict[str, float]:
-    return {
-        f"vs_{opponent}": evaluate(
-            model,
-            config["env"],
-            config["num_players"],
-            opponent,
-            config["eval_games"],
-            seed,
-            config["advisor"],
-            config.get("collect_workers", 1),  # self-play's: its collectors idle meanwhile
-        )
-        for opponent, seed in EVAL_SEEDS.items()
-    }
 
 
 def make_vec_env(config: dict[str, Any]) -> VecEnv:
@@ -264,40 +228,6 @@ def train(
     )
 
 
-def save_trained(
-    policy: Any,
-    out: Path,
-    config: dict[str, Any],
-    advisor: str | None,
-    best_timesteps: int,
-    started: float,
-    cloning: dict[str, Any],
-    history: list[dict[str, Any]],
-    **extra: Any,
-) -> dict[str, Any]:
-    """Save a run's best policy with its training record (``extra`` fields after the time it
-    took), and its learning curve as a PNG beside it: the end of every trainer."""
-    record = {
-        "fair_share": round(1 / config["num_players"], 4),
-        "best_timesteps": best_timesteps,
-        "train_seconds": round(time.perf_counter() - started, 1),
-        **extra,
-        "config": config,
-        "cloning": cloning,
-        "evaluations": history,
-    }
-    result = save_policy(
-        policy,
-        out,
-        env=config["env"],
-        num_players=config["num_players"],
-        advisor=advisor,
-        record=record,
-    )
-    write_curve(result, out.with_suffix(".png"))
-    return result
-
-
 def resume_model(
     path: Path, vec_env: VecEnv, config: dict[str, Any], run_dir: Path, trust: bool
 ) -> tuple[MaskablePPO, dict[str, Any]]:
@@ -325,26 +255,3 @@ def resume_model(
     model.policy.load_state_dict(policy.state_dict())
     model.num_timesteps = meta.get("best_timesteps", 0)
     return model, meta
-
-
-def write_curve(result: dict, path: Path) -> None:
-    """Held-out win share against random and heuristic seats over training."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = result["evaluations"]
-    if result["cloning"]:  # the clone, before PPO: step 0
-        rows = [{"timesteps": 0, **result["cloning"]["rounds"][-1]}, *rows]
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    steps = [row["timesteps"] for row in rows]
-    for opponent in EVAL_SEEDS:
-        ax.plot(steps, [row[f"vs_{opponent}"] for row in rows], marker=".", label=f"vs {opponent}")
-    ax.axhline(result["fair_share"], color="gray", linestyle="--", label="fair share")
-    ax.set(xlabel="training steps", ylabel="win share (held-out deals)", ylim=(0, 1))
-    ax.set_title(f"{result['env']}, {result['num_players']} players: clone (0), then PPO")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)

@@ -18,9 +18,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.policy import metadata_path, read_checkpoint_json
+from card_envs.agents.checkpoint import check_out, metadata_path, read_checkpoint_json
 from card_envs.tools.arena import Workers, run_arena
-from card_envs.training.policy import check_out, copy_curve
+from card_envs.training.runs import copy_curve, kept_networks
 
 SELECTION_SEED = 100  # not one of the seeds the shipped agents are reported on (0, 1, 2)
 SELECTION_DEALS = 250  # x seatings: 1,000 games a candidate at 4 players
@@ -28,8 +28,6 @@ SELECTION_DEALS = 250  # x seatings: 1,000 games a candidate at 4 players
 
 def candidates(run_dir: Path) -> list[Path]:
     """The networks a run kept, in step order: its clone (step 0), then each evaluated one."""
-    from card_envs.training.selfplay_ppo import kept_networks  # torch: not at the CLI's start
-
     clone = run_dir / "clone.safetensors"
     found = ([clone] if clone.is_file() else []) + kept_networks(run_dir)
     if not found:

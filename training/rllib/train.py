@@ -24,7 +24,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.policy import PickleCheckpointWarning
+from card_envs.agents.checkpoint import PickleCheckpointWarning
 from card_envs.agents.rllib import META_FILE, load_rllib_agent
 from card_envs.core.extras import install_hint, require
 from card_envs.registry import env_names, make, player_counts
