@@ -116,17 +116,22 @@ def deal(page: Any, game: str) -> None:
 
 
 def play_out(page: Any, game: str, pictures: Path) -> int:
-    """Click legal moves until the game ends; how many were clicked."""
+    """Click legal moves until the game ends (the first by its key, 1); how many were played."""
     for clicks in range(MAX_CLICKS):
         if page.is_visible("#result"):
             return clicks
         if clicks == SCREENSHOT_AT:
-            page.screenshot(path=str(pictures / f"{game}.png"), full_page=True)
+            picture = str(pictures / f"{game}.png")
+            page.screenshot(path=picture, full_page=True, animations="disabled")
         moves = page.locator("button.move")
         count = moves.count()
         assert count > 0, page.text_content("#status")
+        assert page.text_content("#status").endswith("your move")
         draws = page.evaluate("document.body.dataset.draws")
-        moves.nth(clicks * 7 % count).click()
+        if clicks == 0:
+            page.keyboard.press("1")
+        else:
+            moves.nth(clicks * 7 % count).click()
         page.wait_for_function(f"document.body.dataset.draws != '{draws}'")
         assert page.text_content("#act-error") == ""
     raise AssertionError(f"{game}: not over after {MAX_CLICKS} moves")
@@ -141,28 +146,34 @@ def replay(page: Any, record: Path, picture: Path | None) -> None:
     first = page.text_content("#replay-text")
     page.click("#replay-forward")
     assert page.text_content("#replay-position").startswith("step 1 of ")
-    page.click("#replay-last")
-    assert page.text_content("#replay-move") == "the end of the game"
+    titles = page.locator("#replay-groups .group-title")
+    page.keyboard.press("End")
+    assert page.text_content("#replay-move").startswith("the end of the game: finished")
     assert page.text_content("#replay-text") != first
+    whole = titles.all_text_contents()  # the whole table: hands by seat, shared cards once
     page.click("#replay-first")
     assert page.text_content("#replay-text") == first
-    titles = page.locator("#replay-groups .group-title")
-    assert titles.first.text_content().startswith("player_0: ")  # the whole table: every seat
+    whole += titles.all_text_contents()
+    assert not any(t.startswith("your") for t in whole) and any("player_" in t for t in whole)
+    assert len(titles.all_text_contents()) == len(set(titles.all_text_contents()))
     page.select_option("#replay-seat", "0")
-    assert not titles.first.text_content().startswith("player_")  # seat 0's own view
+    own = titles.all_text_contents()
+    assert own and not any("player_0" in t for t in own)  # seat 0's own view names it "you"
     assert page.locator("#replay-groups .card").count() > 0
     if picture is not None:
         page.click("#replay-forward")
-        page.screenshot(path=str(picture), full_page=True)
+        page.screenshot(path=str(picture), full_page=True, animations="disabled")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_whole_game_in_the_browser(browser, base_url, pictures, game, tmp_path):
+    """A whole game through the page, then its record in the replay viewer (keys included)."""
     page = browser.new_page(viewport={"width": 1100, "height": 900}, accept_downloads=True)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(base_url)
+    page.goto(f"{base_url}/?pause=0")
     page.wait_for_selector("body[data-ready='1']")
+    assert page.is_hidden("#loading") and page.is_visible("#new-table")
     deal(page, game)
     assert page.locator("#groups .card").count() > 0  # cards drawn, each a labelled chip
     clicks = play_out(page, game, pictures)
@@ -187,9 +198,14 @@ def test_a_table_of_agents_offers_its_record(browser, base_url, tmp_path):
     page.select_option("#game", "seals_v0")
     page.select_option("#players", "2")
     page.select_option("#seat-0", "random")
+    assert page.locator("#opt-empty_pile option").all_text_contents() == ["play_out", "end_round"]
+    assert page.get_attribute("#opt-tie_rounds", "type") == "number"
+    page.select_option("#opt-empty_pile", "end_round")
     page.click("#start")
     page.wait_for_selector("#result:not([hidden])")
-    assert "agents have played" in page.text_content("#status")
+    assert "watching" in page.text_content("#table-title")  # the spectator's view
+    assert page.locator("#log li").count() > 10 and page.locator("#groups .card").count() > 0
+    assert page.text_content("#result-text").startswith("Game over. Winner")
     with page.expect_download() as download:
         page.click("#download")
     download.value.save_as(tmp_path / "agents.jsonl")

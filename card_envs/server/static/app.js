@@ -3,8 +3,10 @@
 
 const $ = (id) => document.getElementById(id);
 const MOVE_FILTER_FROM = 24; // more legal moves than this: show a filter box
+// Milliseconds between the agents' moves as the log reveals them (?pause=0: none, for tests).
+const PAUSE = Number(new URLSearchParams(location.search).get("pause") ?? 450);
 let catalogue = [];
-const play = { table: null, seat: 0, humans: [], game: null };
+const play = { table: null, seat: 0, humans: [], game: null, cards: new Set(), logged: 0 };
 const viewer = { records: [], frames: [], at: 0 };
 
 async function api(method, path, body) {
@@ -29,6 +31,14 @@ function element(tag, text, className) {
 function show(section) {
   for (const id of ["lobby", "table", "replay"]) $(id).hidden = id !== section;
 }
+
+// A score or reward as people write it: 3, -0.33.
+function number(value) {
+  if (value === null || value === undefined) return "?";
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // -- lobby ----------------------------------------------------------------------------------
 function currentGame() {
@@ -66,42 +76,67 @@ function fillSeats() {
   $("seats").replaceChildren(...seats);
 }
 
+// One field per option the game declares: a checkbox, a dropdown, a box per choice of a set,
+// or a number field within its range; each with its description.
 function fillOptions() {
   const game = currentGame();
-  const fields = Object.entries(game.options).map(([name, value]) => {
-    const input = element("input");
-    input.id = `opt-${name}`;
-    input.dataset.option = name;
-    if (typeof value === "boolean") {
-      input.type = "checkbox";
-      input.checked = value;
-    } else if (typeof value === "number") {
-      input.type = "number";
-      input.value = value;
-    } else {
-      input.value = Array.isArray(value) ? value.join(", ") : value;
-    }
-    input.dataset.initial = inputValue(input, value);
-    const label = element("label", `${name} `);
-    label.append(input);
+  const fields = Object.entries(game.options).map(([name, option]) => {
+    const label = element("label", undefined, "option");
+    label.append(element("span", name.replaceAll("_", " "), "option-name"));
+    label.append(optionInput(name, option));
+    label.append(element("span", option.description, "hint"));
     return label;
   });
   $("options").replaceChildren(...fields);
 }
 
-function inputValue(input, like) {
-  if (input.type === "checkbox") return JSON.stringify(input.checked);
-  if (input.type === "number") return JSON.stringify(Number(input.value));
-  if (Array.isArray(like)) return JSON.stringify(input.value.split(",").map((s) => s.trim()));
-  return JSON.stringify(input.value);
+function optionInput(name, option) {
+  if (option.kind === "boolean") {
+    const input = element("input");
+    Object.assign(input, { type: "checkbox", id: `opt-${name}`, checked: option.default });
+    return input;
+  }
+  if (option.kind === "choice") {
+    const select = element("select");
+    select.id = `opt-${name}`;
+    for (const choice of option.choices) select.append(element("option", String(choice)));
+    select.value = option.default;
+    return select;
+  }
+  if (option.kind === "choices") {
+    const box = element("span", undefined, "choices");
+    box.id = `opt-${name}`;
+    for (const choice of option.choices) {
+      const tick = element("input");
+      Object.assign(tick, { type: "checkbox", value: choice, checked: option.default.includes(choice) });
+      const item = element("label", undefined, "choice");
+      item.append(tick, ` ${choice}`);
+      box.append(item);
+    }
+    return box;
+  }
+  const input = element("input");
+  Object.assign(input, { type: "number", id: `opt-${name}`, step: 1, value: option.default });
+  if (option.min !== null) input.min = option.min;
+  if (option.max !== null) input.max = option.max;
+  return input;
+}
+
+function optionValue(name, option) {
+  const input = $(`opt-${name}`);
+  if (option.kind === "boolean") return input.checked;
+  if (option.kind === "choice") return input.value;
+  if (option.kind === "choices") {
+    return [...input.querySelectorAll("input:checked")].map((tick) => tick.value);
+  }
+  return input.value === "" ? option.default : Number(input.value);
 }
 
 function chosenOptions() {
-  const game = currentGame();
   const options = {};
-  for (const input of $("options").querySelectorAll("input")) {
-    const value = inputValue(input, game.options[input.dataset.option]);
-    if (value !== input.dataset.initial) options[input.dataset.option] = JSON.parse(value);
+  for (const [name, option] of Object.entries(currentGame().options)) {
+    const value = optionValue(name, option);
+    if (JSON.stringify(value) !== JSON.stringify(option.default)) options[name] = value;
   }
   return options;
 }
@@ -118,6 +153,8 @@ async function deal() {
     play.game = body.game;
     play.humans = seats.flatMap((kind, s) => (kind === "human" ? [s] : []));
     play.seat = play.humans[0] ?? 0;
+    play.cards = new Set();
+    play.logged = 0;
     show("table");
     await refresh();
   } catch (error) {
@@ -128,66 +165,103 @@ async function deal() {
 // -- the table ------------------------------------------------------------------------------
 async function refresh() {
   if (!play.humans.length) {
-    $("table-title").textContent = `${play.game}: agents only`;
-    $("status").textContent = "no person seated: the agents have played the whole game";
-    $("moves").replaceChildren();
-    $("result-text").textContent = "Download its record and step through it in the replay viewer.";
-    $("download").href = `/api/tables/${play.table}/record`;
-    $("result").hidden = false;
+    // No person seated: the agents played the whole game; watch it as a spectator.
+    await drawTable(await api("GET", `/api/tables/${play.table}`));
     return;
   }
-  drawTable(await api("GET", `/api/tables/${play.table}?seat=${play.seat}`));
+  await drawTable(await api("GET", `/api/tables/${play.table}?seat=${play.seat}`));
 }
 
 async function act(action) {
   $("act-error").textContent = "";
+  if ($("moves").dataset.busy === "1") return;
   try {
     const state = await api("POST", `/api/tables/${play.table}/act`, { seat: play.seat, action });
     if (state.to_act !== null && state.to_act !== play.seat && play.humans.includes(state.to_act)) {
       play.seat = state.to_act; // several people at one screen: it is the next one's turn
+      play.logged = 0;
       await refresh();
     } else {
-      drawTable(state);
+      await drawTable(state);
     }
   } catch (error) {
     $("act-error").textContent = error.message;
   }
 }
 
-function drawTable(state) {
-  document.body.dataset.draws = Number(document.body.dataset.draws || 0) + 1; // tests wait on it
-  $("table-title").textContent = `${state.game}: you are player_${state.seat}`;
-  const round = `round ${state.view.round + 1}`;
-  $("status").textContent = state.over
-    ? "game over"
-    : state.to_act === state.seat
-      ? `${round}: your move`
-      : `${round}: player_${state.to_act} is to act`;
-  drawScores($("scores"), state.view.scores, state.seat);
-  drawGroups($("groups"), state.view.groups);
-  $("text").textContent = state.view.text;
-  drawMoves(state.legal);
-  drawLog(state.log, state.seat);
-  $("result").hidden = !state.over;
-  if (state.over) drawResult(state);
+function who(seat, viewer) {
+  return seat === viewer ? "you" : `player_${seat}`;
 }
 
-function drawScores(table, scores, seat) {
+async function drawTable(state) {
+  const watching = state.seat === null;
+  $("table-title").textContent = watching
+    ? `${titleOf(state.game)}: watching (agents only)`
+    : `${titleOf(state.game)}: you are player_${state.seat}`;
+  drawStatus(state);
+  drawScores($("scores"), state.view.scores, state.seat, state.over ? null : state.to_act);
+  drawGroups($("groups"), state.view.groups, play.cards);
+  play.cards = cardKeys(state.view.groups);
+  $("text").textContent = state.view.text;
+  $("moves").replaceChildren();
+  await revealLog(state.log, state.seat);
+  drawMoves(state.legal);
+  $("result").hidden = !state.over;
+  if (state.over) drawResult(state);
+  document.body.dataset.draws = Number(document.body.dataset.draws || 0) + 1; // tests wait on it
+}
+
+function titleOf(name) {
+  return catalogue.find((game) => game.name === name)?.title ?? name;
+}
+
+function drawStatus(state) {
+  const round = `Round ${state.view.round}`;
+  const status = $("status");
+  status.className = "";
+  if (state.over) {
+    status.textContent = "Game over";
+  } else if (state.to_act === state.seat) {
+    status.textContent = `${round}: your move`;
+    status.className = "your-turn";
+  } else {
+    status.textContent = `${round}: player_${state.to_act} is to act`;
+  }
+}
+
+function drawScores(table, scores, seat, toAct) {
   const names = element("tr");
   const values = element("tr");
   scores.forEach((score, s) => {
-    names.append(element("th", s === seat ? `player_${s} (you)` : `player_${s}`));
-    values.append(element("td", String(score)));
+    const head = element("th", s === seat ? `player_${s} (you)` : `player_${s}`);
+    if (s === toAct) head.className = "to-act";
+    names.append(head);
+    values.append(element("td", number(score)));
   });
   table.replaceChildren(names, values);
 }
 
-function drawGroups(box, groups) {
+// Each card by its group and copy (the second 7 of a hand is another card), so that a card
+// not there at the last draw can be highlighted: the last trick's cards, a take.
+function cardKeys(groups) {
+  return new Set(groups.flatMap((group) => group.cards.map((_, i) => cardKey(group, i))));
+}
+
+function cardKey(group, i) {
+  const label = group.cards[i].label;
+  const copy = group.cards.slice(0, i).filter((card) => card.label === label).length;
+  return `${group.title}|${label}|${copy}`;
+}
+
+function drawGroups(box, groups, before) {
   box.replaceChildren(
     ...groups.map((group) => {
       const row = element("div", undefined, "group");
       row.append(element("span", group.title, "group-title"));
-      for (const card of group.cards) row.append(element("span", card.label, `card c-${card.colour}`));
+      group.cards.forEach((card, i) => {
+        const fresh = before && before.size && !before.has(cardKey(group, i));
+        row.append(element("span", card.label, `card c-${card.colour}${fresh ? " fresh" : ""}`));
+      });
       return row;
     }),
   );
@@ -197,41 +271,60 @@ function drawMoves(legal) {
   const filter = $("move-filter");
   filter.hidden = legal.length <= MOVE_FILTER_FROM;
   const wanted = filter.hidden ? "" : filter.value.toLowerCase();
-  const buttons = legal
-    .filter((move) => move.name.toLowerCase().includes(wanted))
-    .map((move) => {
-      const button = element("button", move.name, "move");
-      button.type = "button";
-      button.dataset.id = move.id;
-      button.addEventListener("click", () => act(move.id));
-      return button;
-    });
+  const shown = legal.filter((move) => move.name.toLowerCase().includes(wanted));
+  const buttons = shown.map((move, i) => {
+    const button = element("button", i < 9 ? `${i + 1}  ${move.name}` : move.name, "move");
+    button.type = "button";
+    button.dataset.id = move.id;
+    button.title = i < 9 ? `key ${i + 1}` : "";
+    button.addEventListener("click", () => act(move.id));
+    return button;
+  });
   $("moves").replaceChildren(...buttons);
   $("moves").dataset.legal = JSON.stringify(legal);
 }
 
-function drawLog(log, seat) {
-  $("log").replaceChildren(
-    ...log.map((entry) => {
-      if (entry.round !== undefined) {
-        const scores = entry.scores.map((v, s) => `player_${s} ${v}`).join(", ");
-        return element("li", `round ${entry.round} over: scores ${scores}`, "round-end");
-      }
-      const who = entry.seat === seat ? "you" : `player_${entry.seat}`;
-      return element("li", `${who}: ${entry.move}`);
-    }),
-  );
-  $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+function logLine(entry, seat) {
+  if (entry.round !== undefined) {
+    const scores = entry.scores.map((v, s) => `${who(s, seat)} ${number(v)}`).join(", ");
+    return element("li", `End of round ${entry.round}: ${scores}`, "round-end");
+  }
+  return element("li", `${who(entry.seat, seat)}: ${entry.move}`);
+}
+
+// The log, the entries new since the last draw appended one at a time, PAUSE apart, each shown
+// in the banner too, so that the agents' moves can be followed; the moves wait meanwhile.
+async function revealLog(log, seat) {
+  const box = $("log");
+  const start = Math.min(play.logged, log.length);
+  if (start === 0) box.replaceChildren();
+  for (const item of box.querySelectorAll(".recent")) item.classList.remove("recent");
+  $("moves").dataset.busy = "1";
+  for (let i = start; i < log.length; i++) {
+    const line = logLine(log[i], seat);
+    line.classList.add("recent");
+    box.append(line);
+    $("last-move").textContent = line.textContent;
+    line.scrollIntoView({ block: "nearest" });
+    if (PAUSE > 0 && start > 0 && log[i].seat !== seat && log[i].move !== undefined) {
+      await sleep(PAUSE);
+    }
+  }
+  play.logged = log.length;
+  $("moves").dataset.busy = "0";
 }
 
 function drawResult(state) {
   const { scores, winners, truncated } = state.result;
-  const scoreText = scores.map((v, s) => `player_${s} ${v}`).join(", ");
-  const rewards = Object.entries(state.rewards).map(([a, r]) => `${a} ${r}`).join(", ");
+  const names = winners.map((w) => (w === state.seat ? "you" : `player_${w}`));
   const verdict = truncated
-    ? "stopped by the game's cap: no winner"
-    : `winners: ${winners.map((w) => `player_${w}`).join(", ") || "nobody"}`;
-  $("result-text").textContent = `Game over. ${verdict}. Scores: ${scoreText}. Rewards: ${rewards}.`;
+    ? "Stopped by the game's cap: no winner"
+    : winners.length === 0
+      ? "Nobody won"
+      : `${names.length > 1 ? "Winners" : "Winner"}: ${names.join(" and ")}`;
+  const scoreText = scores.map((v, s) => `${who(s, state.seat)} ${number(v)}`).join(", ");
+  $("result-text").textContent = `Game over. ${verdict}. Scores: ${scoreText}.`;
+  $("result-text").className = winners.includes(state.seat) ? "won" : "";
   $("download").href = `/api/tables/${play.table}/record`;
 }
 
@@ -292,20 +385,43 @@ function drawFrame(at) {
   const last = viewer.frames.length - 1;
   $("replay-position").textContent = `step ${viewer.at} of ${last}`;
   $("replay-move").textContent =
-    frame.move === null ? "the end of the game" : `next move: player_${frame.seat}: ${frame.move}`;
+    frame.move === null ? "the end of the game" : `Next move: player_${frame.seat}: ${frame.move}`;
+  if (frame.move === null) $("replay-move").textContent = `the end of the game: ${frame.ending}`;
   const choice = $("replay-seat").value;
+  const toAct = frame.move === null ? null : frame.seat;
   if (choice === "table") {
-    drawScores($("replay-scores"), frame.seats[0].scores, -1);
-    const groups = frame.seats.flatMap((view, s) =>
-      view.groups.map((g) => ({ ...g, title: `player_${s}: ${g.title}` })),
-    );
-    drawGroups($("replay-groups"), groups);
+    // Every hand labelled by its seat; cards all seats see (face up) once.
+    drawScores($("replay-scores"), frame.seats[0].scores, -1, toAct);
+    drawGroups($("replay-groups"), frame.groups);
     $("replay-text").textContent = frame.text;
   } else {
     const seat = Number(choice);
-    drawScores($("replay-scores"), frame.seats[seat].scores, seat);
+    drawScores($("replay-scores"), frame.seats[seat].scores, seat, toAct);
     drawGroups($("replay-groups"), frame.seats[seat].groups);
     $("replay-text").textContent = frame.seats[seat].text;
+  }
+}
+
+// -- keys ---------------------------------------------------------------------------------
+// On a table: 1-9 play the listed move, / goes to the filter (Enter there plays the first
+// match). In the replay viewer: the arrows step, Home and End go to either end.
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName);
+  if (!$("table").hidden) {
+    if (event.key === "Enter" && event.target.id === "move-filter") {
+      $("moves").querySelector("button.move")?.click();
+    } else if (!typing && event.key === "/" && !$("move-filter").hidden) {
+      event.preventDefault();
+      $("move-filter").focus();
+    } else if (!typing && /^[1-9]$/.test(event.key)) {
+      $("moves").querySelectorAll("button.move")[Number(event.key) - 1]?.click();
+    }
+  } else if (!$("replay").hidden && !typing && viewer.frames.length) {
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (step) drawFrame(viewer.at + step);
+    if (event.key === "Home") drawFrame(0);
+    if (event.key === "End") drawFrame(viewer.frames.length - 1);
   }
 }
 
@@ -327,9 +443,23 @@ async function main() {
   $("replay-back").addEventListener("click", () => drawFrame(viewer.at - 1));
   $("replay-forward").addEventListener("click", () => drawFrame(viewer.at + 1));
   $("replay-last").addEventListener("click", () => drawFrame(viewer.frames.length - 1));
-  catalogue = await api("GET", "/api/games");
-  $("game").replaceChildren(...catalogue.map((game) => element("option", game.name)));
+  document.addEventListener("keydown", onKey);
+  try {
+    catalogue = await api("GET", "/api/games");
+  } catch (error) {
+    $("loading").textContent = `Could not load the games: ${error.message}`;
+    return;
+  }
+  $("game").replaceChildren(
+    ...catalogue.map((game) => {
+      const option = element("option", `${game.title} (${game.name})`);
+      option.value = game.name;
+      return option;
+    }),
+  );
   fillPlayers();
+  $("loading").hidden = true;
+  $("new-table").hidden = false;
   document.body.dataset.ready = "1";
 }
 
