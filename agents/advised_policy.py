@@ -3,9 +3,8 @@ move (one-hot, ``card-envs train --advice-logit``) or, in self-play on ``sequitu
 action's value (the ``action_values`` piece that ends its observation).
 
 Copying a one-hot input to the same logit through the MLP needs a hidden layer about as wide as
-the action space: Sequitur's 2210 moves through 64 units cloned at 95% agreement and a 0.06 win
-share against the heuristic (fair 0.25). With this skip connection the MLP learns only where to
-deviate from the input.
+the action space (docs/training.md measures what a narrow one loses). With this skip connection
+the MLP learns only where to deviate from the input.
 """
 
 from __future__ import annotations
@@ -47,10 +46,9 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
     advisor's move).
 
     Where the advice is a value per action, ``w`` must start at the values' scale: Adam moves
-    it by about the learning rate a step, so PPO's few thousand steps cannot take it far.
-    Sequitur's network trained from 3 ended at 3.8, where its spellings, 0.1 of a value apart,
-    lost to the MLP's per-id noise; the same weights with ``w`` set to 30 won 0.357 of 4,000
-    games against three heuristics instead of 0.310 (docs/training.md)."""
+    it by about the learning rate a step, so PPO's few thousand steps cannot take it far, and
+    a weight left small lets the MLP's per-id noise drown differences between values
+    (docs/training.md, the value weight)."""
 
     pi_features_extractor: AdviceExtractor  # the features_extractor_class __init__ passes
 
@@ -68,7 +66,10 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         self.pi_features_extractor.num_actions = self.action_space.n
         super()._build(lr_schedule)
 
+    def with_advice(self, logits: torch.Tensor, advice: torch.Tensor) -> torch.Tensor:
+        """The policy's logits: the MLP's plus ``w`` times the advice (of the same ids)."""
+        return logits + self.advice_weight * advice
+
     def _get_action_dist_from_latent(self, latent_pi):
-        advice = self.pi_features_extractor.advice
-        logits = self.action_net(latent_pi) + self.advice_weight * advice
+        logits = self.with_advice(self.action_net(latent_pi), self.pi_features_extractor.advice)
         return self.action_dist.proba_distribution(action_logits=logits)

@@ -33,6 +33,7 @@ import numpy as np
 
 from card_envs import make
 from card_envs.agents import make_agent
+from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.base import Agent
 from card_envs.core.extras import require
 
@@ -67,10 +68,9 @@ def legal_log_probs(
     not -inf, which would turn the entropy's gradient into nan."""
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
     logits = policy.action_net(latent).gather(1, ids)
-    skip = getattr(policy, "advice_weight", None)  # an AdvisedPolicy's, as its own logits add
-    if skip is not None:
+    if isinstance(policy, AdvisedPolicy):  # its per-action input, of the same ids
         per_action = observations[:, -policy.action_space.n :]
-        logits = logits + skip * per_action.gather(1, ids)
+        logits = policy.with_advice(logits, per_action.gather(1, ids))
     return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
 
 
