@@ -1,25 +1,46 @@
 # Two commands for a fresh machine: `make arena` (the main job) and `make test`.
-# Both create .venv and install everything pinned in pyproject.toml on first use.
+# Both create .venv and install everything pinned in requirements/lock.txt on first use.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCK := requirements/lock.txt
 
-.PHONY: setup browser arena test test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib clean
+.PHONY: setup browser arena test test-wheel test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib lock clean
 
 setup: $(STAMP)
 
-# torch first, pinned to the CPU wheel: a looser requirement would fetch a multi-GB CUDA build.
-# A kernel's .pyx edited since the last install rebuilds the install, which compiles it (setup.py).
+# The lock pins the whole tree that setup installs, with hashes: the extras train, serve, plot,
+# bench, docs, notebooks and dev, and torch as the CPU wheel (a loose torch would fetch a
+# multi-GB CUDA build). Then the project itself, editable and without dependencies, built by the
+# locked setuptools and Cython; a kernel's .pyx edited since the last install rebuilds it.
 KERNELS := $(wildcard card_envs/*/*.pyx card_envs/*/*/*.pyx)
+# -qq keeps errors and drops pip's warnings (one per package about the local package folders
+# this machine's pip config lists).
+PIP := $(BIN)/python -m pip install -qq --disable-pip-version-check
 
-$(STAMP): pyproject.toml setup.py $(KERNELS)
+$(STAMP): $(LOCK) pyproject.toml setup.py $(KERNELS)
+	@echo "setup: installing the locked dependencies into $(VENV) from $(LOCK)"
+	@echo "setup: about 180 packages, torch's CPU wheel among them: 5 to 10 minutes on a first run"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,notebooks,bench,serve]"
+	$(PIP) --require-hashes --no-deps -r $(LOCK)
+	@echo "setup: building card-envs and compiling its Cython kernels (1 to 3 minutes)"
+	$(PIP) --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Refreshes the locks after a change of the ranges in pyproject.toml, keeping every pin that still
+# fits; `make lock UPGRADE=1` moves every package to the newest the ranges allow (then make test).
+# requirements/lock.in keeps torch on the CPU wheel, which pip finds in /opt/wheels; the rllib lock
+# holds the same versions plus Ray. Takes a few minutes (pip-compile fetches every hash).
+LOCK_EXTRAS := train,serve,plot,bench,docs,notebooks,dev
+COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --find-links /opt/wheels $(if $(UPGRADE),--upgrade)
+
+lock: $(STAMP)
+	$(COMPILE) pyproject.toml requirements/lock.in --extra $(LOCK_EXTRAS) -o $(LOCK)
+	$(COMPILE) pyproject.toml requirements/lock.in requirements/lock-rllib.in \
+		--extra $(LOCK_EXTRAS),rllib -o requirements/lock-rllib.txt
 
 arena: $(STAMP)
 	$(BIN)/card-envs arena --game all
@@ -41,6 +62,26 @@ test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(MYPY)
 	$(BIN)/pytest -n 2 --nbmake tests notebooks
+	$(MAKE) --no-print-directory test-wheel
+
+# The wheel as users get it: `python -m build` makes the sdist and, from it, the wheel (once per
+# change of the sources), which is installed alone into two fresh virtual environments, with the
+# newest dependencies its ranges allow and with each at its lower bound, and smoke-tested from a
+# folder outside the tree (scripts/test_wheel.py, scripts/smoke_wheel.py). About two minutes.
+DIST := build/dist
+BUILT := $(DIST)/.built
+SOURCES := $(shell git ls-files card_envs agents training 2>/dev/null) MANIFEST.in
+
+$(BUILT): $(STAMP) pyproject.toml setup.py $(SOURCES)
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	@echo "test-wheel: building the sdist and the wheel into $(DIST)"
+	$(BIN)/python -m build --no-isolation --outdir $(DIST) . > $(DIST)/build.log 2>&1 \
+		|| { tail -30 $(DIST)/build.log; exit 1; }
+	touch $(BUILT)
+
+test-wheel: $(BUILT)
+	@echo "test-wheel: installing the wheel alone into new venvs (newest and lowest dependencies)"
+	$(BIN)/python scripts/test_wheel.py $(DIST)/card_envs-*.whl
 
 test-slow: $(STAMP)
 	$(BIN)/pytest -n 2 -m slow
@@ -89,8 +130,9 @@ eval-trained: $(STAMP)
 # needs Ray; these two install it on first use. Scaling and clusters: docs/scaling.md.
 RLLIB_STAMP := $(VENV)/.installed-rllib
 
-$(RLLIB_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[rllib]"
+$(RLLIB_STAMP): $(STAMP) requirements/lock-rllib.txt
+	@echo "setup: installing Ray RLlib from requirements/lock-rllib.txt (about 450 MB, a few minutes)"
+	$(PIP) --require-hashes --no-deps -r requirements/lock-rllib.txt
 	touch $(RLLIB_STAMP)
 
 train-rllib: $(RLLIB_STAMP)
