@@ -344,7 +344,6 @@ class TableStore:
     def make_room(self) -> None:
         """At the cap, drop the finished table asked about least recently (its record goes with
         it); refused (429) when every table is still being played."""
-        self.expire()
         if len(self.tables) < self.max_tables:
             return
         finished = [(t.used, i) for i, t in self.tables.items() if t.over]
@@ -355,8 +354,13 @@ class TableStore:
         del self.tables[min(finished)[1]]
 
     def create(self, body: Any, deal: Any = None) -> str:
-        """A new table's id (``deal``: an injected deal, for tests and replays)."""
-        self.make_room()
+        """A new table's id (``deal``: an injected deal, for tests and replays). The table is
+        checked and dealt before room is made for it, so a refused one drops no other."""
+        self.expire()
+        if len(self.tables) >= self.max_tables and all(not t.over for t in self.tables.values()):
+            raise TableError(
+                429, f"{self.max_tables} tables are in play: try again when one ends or expires"
+            )
         table = new_table(body, self.clock())
         if deal is None:
             table.start()
@@ -365,6 +369,7 @@ class TableStore:
                 table.start(deal)
             except (ValueError, TypeError) as error:  # the deal's checks say what was wrong
                 raise TableError(400, f"deal: {error}") from None
+        self.make_room()
         table_id = secrets.token_urlsafe(16)
         self.tables[table_id] = table
         return table_id
