@@ -10,8 +10,10 @@ import importlib
 import inspect
 import itertools
 import json
+import re
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +28,7 @@ from card_envs.core.env import CardEnv
 from card_envs.core.errors import IllegalActionError
 from card_envs.registry import env_module, env_names, plugin, register, unregister
 
+ROOT = Path(__file__).resolve().parents[1]
 LEDUC = "leduc_v0"
 # The shared contract tests, run on the sixth game as pytest runs them on the five: every test
 # of these modules that takes an env ``name``, with Leduc's name and player count, the other
@@ -480,3 +483,18 @@ def test_the_browser_table_plays_a_game_to_the_end(client):
     validate_record(record)
     frames = client.post("/api/replay", json=record).json()["frames"]
     assert len(frames) == len(record["actions"]) + 1
+
+
+def test_the_walk_through_quotes_the_game_as_it_is():
+    """docs/adding-a-game.md walks through these files: each ``py`` excerpt names its file on
+    its first line, and its lines are in that file in order (``...`` for lines left out)."""
+    page = (ROOT / "docs" / "adding-a-game.md").read_text()
+    excerpts = re.findall(r"```py\n# (tests/\S+\.py)\n(.*?)```", page, re.S)
+    assert len(excerpts) == page.count("```py\n") >= 10
+    for path, excerpt in excerpts:
+        source = [line.strip() for line in (ROOT / path).read_text().splitlines()]
+        at = 0
+        for line in excerpt.strip().splitlines():
+            if line.strip() != "...":
+                assert line.strip() in source[at:], f"{path} has no {line.strip()!r} here"
+                at = source.index(line.strip(), at) + 1

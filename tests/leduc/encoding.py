@@ -8,7 +8,7 @@ from card_envs.core.game import Encoding
 from card_envs.core.spec import ObsSpec, Piece
 from leduc.rules import ACTIONS, DECK_SIZE, NO_CARD, LeducGame, LeducState
 from leduc.rules.hidden import visible_hands
-from leduc.rules.text import ROUNDS
+from leduc.rules.state import ROUNDS
 
 
 class LeducEncoding(Encoding[LeducState]):

@@ -22,8 +22,8 @@ from leduc.rules.actions import ACTIONS, CALL, FOLD, RAISE
 from leduc.rules.cards import DECK_SIZE, NO_CARD, hand_strength
 from leduc.rules.deal import DEAL, PUBLIC, checked_hands, checked_public, checked_script
 from leduc.rules.hidden import redraw_hidden_hands, visible_hands
-from leduc.rules.state import NO_SEAT, LeducState
-from leduc.rules.text import ROUNDS, table
+from leduc.rules.state import NO_SEAT, ROUNDS, LeducState
+from leduc.rules.text import table
 
 ANTE = 1
 RAISE_SIZES = (2, 4)  # the raise size of each betting round

@@ -8,6 +8,7 @@ from card_envs.core.chance import ChanceLog
 from leduc.rules.cards import NO_CARD
 
 NO_SEAT = -1  # nobody folded
+ROUNDS = 2  # betting rounds: before and after the public card
 
 
 @dataclass
@@ -23,7 +24,7 @@ class LeducState:
     pot: int = 0  # the chips in the pot: the sum of the contributions
     raises: int = 0  # raises made this round
     to_act: int = 0
-    history: list[list[int]] = field(default_factory=lambda: [[], []])  # action ids by round
+    history: list[list[int]] = field(default_factory=lambda: [[] for _ in range(ROUNDS)])
     folded: int = NO_SEAT
     over: bool = False
     chance: ChanceLog = field(default_factory=ChanceLog)  # the deal and the public card

@@ -6,9 +6,7 @@ from collections.abc import Container
 
 from leduc.rules.actions import ACTIONS
 from leduc.rules.cards import NO_CARD, card_name
-from leduc.rules.state import LeducState
-
-ROUNDS = 2
+from leduc.rules.state import ROUNDS, LeducState
 
 
 def table(state: LeducState, visible: Container[int], max_raises: int, ending: str) -> str:
