@@ -16,13 +16,33 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from packaging.requirements import Requirement
 
+ROOT = Path(__file__).resolve().parents[1]
 SMOKE = Path(__file__).resolve().with_name("smoke_wheel.py")
+
+
+def missing_from_wheel(wheel: Path) -> list[str]:
+    """The package's tracked files (modules, stubs, checkpoints, word lists, the page) that the
+    wheel lacks, at the paths they install to, and each kernel whose compiled module it lacks."""
+    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    tracked = run(["git", "ls-files", *folders["package-dir"].values()], cwd=ROOT).split()
+    installed = [
+        package.replace(".", "/") + path[len(folder) :]
+        for package, folder in folders["package-dir"].items()
+        for path in tracked
+        if path.startswith(folder + "/")
+    ]
+    names = zipfile.ZipFile(wheel).namelist()
+    missing = sorted(set(installed) - set(names))
+    compiled = {name.split(".")[0] for name in names if name.endswith(".so")}
+    kernels = {path.removesuffix(".pyx") for path in installed if path.endswith(".pyx")}
+    return missing + sorted(f"{kernel}.*.so" for kernel in kernels - compiled)
 
 
 def core_requirements(wheel: Path) -> list[Requirement]:
@@ -90,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     wheel = args.wheel.resolve()
+    missing = missing_from_wheel(wheel)
+    print(f"wheel contents: {'missing ' + ', '.join(missing) if missing else 'every file'}")
     with tempfile.TemporaryDirectory(prefix="card-envs-wheel-") as scratch:
         folders = [Path(scratch) / kind for kind in args.kinds]
         for folder in folders:
@@ -98,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             results = list(pool.map(lambda k, f: smoke(wheel, k, f), args.kinds, folders))
     for _, report in results:
         print(report)
-    failed = sum(not ok for ok, _ in results)
-    print(f"smoke: {len(results) - failed} passed, {failed} failed")
+    failed = sum(not ok for ok, _ in results) + bool(missing)
+    print(f"smoke: {len(results) + 1 - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from card_envs.agents.checkpoint import save_policy
 from card_envs.agents.match import win_share
 from card_envs.agents.policy import PolicyAgent
+from card_envs.core.extras import require
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
 
@@ -93,10 +94,11 @@ def save_trained(
 
 def write_curve(result: dict, path: Path) -> None:
     """Held-out win share against random and heuristic seats over training."""
-    import matplotlib
+    with require("train"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     rows = result["evaluations"]
     if result["cloning"]:  # the clone, before PPO: step 0

@@ -9,10 +9,13 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from card_envs.core.extras import require
 from card_envs.vector.single import SingleAgentVectorEnv
+
+with require("train"):
+    from stable_baselines3.common.vec_env import VecEnv
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 MASKS = "action_masks"  # the method sb3-contrib calls on every env for its masks
 
