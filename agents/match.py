@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 from card_envs import make
 from card_envs.agents.base import Agent
 from card_envs.core.env import CardEnv
+from card_envs.registry import registrations, restore
 
 Observation = dict[str, np.ndarray]
 Item = TypeVar("Item")
@@ -163,10 +164,12 @@ def process_pool(workers: int) -> Pool:
     """A pool of ``workers`` processes started from a fresh server (no inherited torch
     threads), each on one thread: a game's forward passes are tiny and threads only contend."""
     context = multiprocessing.get_context("forkserver")
-    return context.Pool(workers, initializer=one_thread_each)
+    return context.Pool(workers, initializer=start_worker, initargs=(registrations(),))
 
 
-def one_thread_each() -> None:
-    """Runs in each worker before any import of torch (or numpy's BLAS) can start threads."""
+def start_worker(registered: dict[str, Any]) -> None:
+    """Runs first in each worker process: one thread (before any import of torch or numpy's
+    BLAS can start more), and the envs registered in the parent (:func:`registrations`)."""
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(variable, "1")
+    restore(registered)

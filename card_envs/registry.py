@@ -45,6 +45,18 @@ def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
+def registrations() -> dict[str, tuple[str, Plugin | None]]:
+    """The envs added by :func:`register`, to hand to a worker process: a process started
+    fresh (forkserver, spawn) knows only the built-in envs until it calls :func:`restore`."""
+    return dict(_REGISTERED)
+
+
+def restore(entries: dict[str, tuple[str, Plugin | None]]) -> None:
+    """Register again, in a worker process, what :func:`registrations` returned."""
+    for name, (module, plugin) in entries.items():
+        register(name, module, plugin)
+
+
 def env_names() -> list[str]:
     """Names of the registered environments, e.g. ``["seamless_v0", ...]``."""
     return sorted({*_builtin_names(), *_REGISTERED})

@@ -18,10 +18,10 @@ from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.match import in_processes
 from card_envs.training.imitation import collect_demonstrations
+from card_envs.training.runs import evaluate
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool
 from card_envs.training.selfplay_ppo import new_policy
 from card_envs.training.selfplay_workers import CollectorWorkers, merge, split, worker_seeds
-from card_envs.training.train_ppo import evaluate
 
 POOL = (4, 0.5, 0.33)  # size, snapshot share, heuristic share
 KEYS = ("observations", "legal", "valid", "slots", "log_probs", "values", "rewards")

@@ -23,9 +23,9 @@ from card_envs.core.env import REWARD_MODES
 from card_envs.registry import env_names, make
 from card_envs.training.config import (
     DEFAULTS,
+    GAME_SETTABLE,
     OPPONENTS,
     SELFPLAY_DEFAULTS,
-    SELFPLAY_GAME_DEFAULTS,
     selfplay_defaults,
 )
 from card_envs.training.runs import kept_evaluation, new_run_dir
@@ -37,8 +37,8 @@ HELP: dict[str, str] = {
     "'self' adds frozen snapshots of the learner",
     "seed": "seeds the model, the env copies and the cloning",
     "margin_reward": "weight of the score margin added to the win reward (0: win only)",
-    "advice_logit": "also add the advisor's move to the action logits (wide action spaces: "
-    "Sequitur)",
+    "advice_logit": "also add the advisor's move to the action logits (for action spaces too "
+    "wide for the network to copy a one-hot input)",
     "max_minutes": "stop PPO after this long, then evaluate and save (0: no limit)",
     "advisor": "agent kind whose move the policy sees as input and cloning copies; 'none': "
     "the observation alone",
@@ -76,7 +76,7 @@ HELP: dict[str, str] = {
     "warm_start": "built-in agent whose moves the network clones before self-play ('none': "
     "from scratch)",
     "value_weight": "starting weight of the per-action values added to the logits, where the "
-    "observation ends with them (sequitur_v1); learned from there",
+    "observation ends with a value per action id; learned from there",
 }
 SELFPLAY_HELP = (
     "batched self-play (docs/training.md, Self-play): every seat is the learner or a frozen "
@@ -140,10 +140,8 @@ def default_help(key: str) -> str:
     if key == "advisor":
         return f"{HELP[key]} (default: {DEFAULTS[key]}; none with --selfplay)"
     ppo, selfplay = DEFAULTS[key], SELFPLAY_DEFAULTS[key]
-    games = [game for game, own in SELFPLAY_GAME_DEFAULTS.items() if key in own]
-    if games:  # some games' own self-play defaults
-        own = ", ".join(f"{game} {SELFPLAY_GAME_DEFAULTS[game][key]}" for game in games)
-        selfplay = f"{selfplay} ({own})"
+    if key in GAME_SETTABLE:
+        selfplay = f"{selfplay}, or the game's own"
     if ppo == selfplay:
         return f"{HELP[key]} (default: {ppo})"
     return f"{HELP[key]} (default: {ppo}; with --selfplay: {selfplay})"

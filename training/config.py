@@ -1,12 +1,14 @@
 """Training settings shared by ``card-envs train`` (:mod:`card_envs.training.cli`), the
 trainer (:mod:`card_envs.training.train_ppo`) and the other training scripts: the defaults, the
-opponent kinds and where a run writes. A module of its own so that the trainer never imports the
+opponent kinds and what a game may set for itself. A module of its own so that the trainer never imports the
 command line.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from card_envs.agents.plugins import declaration
 
 SELF = "self"  # the opponent name for frozen snapshots of the learner
 OPPONENTS = ("random", "heuristic", SELF)
@@ -52,7 +54,7 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
     "tables": 64,  # games stepped in lockstep; one forward pass per policy per tick
     "collect_workers": 1,  # processes the tables are shared out between (1: this one)
     "rollout": 8192,  # learner decisions per update
-    "width": 64,  # Sequitur: 0.225 of the engine at 64, 0.187 at 128 (Seamless 0.296, 0.243)
+    "width": 64,  # narrow: a wider network makes the update the bottleneck (docs/training.md)
     "torch_threads": 1,
     "batch_size": 2048,
     "n_epochs": 2,
@@ -73,27 +75,25 @@ SELFPLAY_DEFAULTS: dict[str, Any] = {
     "clone_smoothing": 0.1,
     "eval_every": 1_000_000,
     "eval_games": 200,
-    # Where the observation ends with a value per action (sequitur_v1): the learned weight of
-    # those values in the logits starts here. Sequitur's shipped network, trained from 3, won
-    # 0.310 / 0.330 / 0.346 / 0.357 / 0.354 / 0.344 of 4,000 games against three heuristics
-    # with the weight set to 3.8 (where PPO had left it) / 8 / 15 / 30 / 60 / 150.
+    # Where the observation ends with a value per action, the learned weight of those values in
+    # the logits starts here: at the values' scale, since PPO moves it little (docs/training.md,
+    # the value weight).
     "value_weight": 30.0,
 }
 
 
-# Per game, where a default above would make the update the bottleneck: Sequitur's network has
-# 3,452 inputs and 2,210 outputs, and since its compiled kernels the engine runs 44-52k random
-# steps/s; self-play ran 7.8k env steps/s at width 64 (0.17x), 10.1k at 32 (0.195-0.23x), 12.4k
-# at 32 with one epoch per rollout (0.24x at 52k). Seamless's engine, the fastest (140-145k random
-# steps/s on an idle machine), left its 64-wide self-play at 0.181x and 0.197x of it in two
-# runs; at width 32 0.229x (one epoch at 64: 0.232x).
-SELFPLAY_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "seamless_v0": {"width": 32},
-    "sequitur_v0": {"width": 32, "n_epochs": 1},
-    "sequitur_v1": {"width": 32, "n_epochs": 1},
-}
+# The self-play settings a game's agents module may set for itself (its ``SELFPLAY``
+# declaration), where a default above would make the update the bottleneck.
+GAME_SETTABLE = ("width", "n_epochs", "batch_size", "rollout", "tables", "learning_rate")
 
 
 def selfplay_defaults(game: str) -> dict[str, Any]:
-    """The self-play defaults for ``game``: :data:`SELFPLAY_DEFAULTS` with its own overrides."""
-    return {**SELFPLAY_DEFAULTS, **SELFPLAY_GAME_DEFAULTS.get(game, {})}
+    """The self-play defaults for ``game``: :data:`SELFPLAY_DEFAULTS` with what its agents
+    module's ``SELFPLAY`` declares (only :data:`GAME_SETTABLE` keys)."""
+    own = declaration(game, "SELFPLAY")
+    unknown = sorted(set(own) - set(GAME_SETTABLE))
+    if unknown:
+        raise ValueError(
+            f"{game}'s SELFPLAY declares {unknown}; a game may set {', '.join(GAME_SETTABLE)}"
+        )
+    return {**SELFPLAY_DEFAULTS, **own}

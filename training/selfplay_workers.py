@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.extras import require
+from card_envs.registry import registrations, restore
 from card_envs.training.selfplay import Policy, Rollout, SelfPlayCollector, SnapshotPool
 
 with require("train"):
@@ -100,7 +101,9 @@ class CollectorWorkers:
             ours, theirs = context.Pipe()
             options = {"tables": share, "seed": worker_seed, **collector_options}
             process = context.Process(
-                target=_serve, args=(theirs, env_name, pool_settings, options), daemon=True
+                target=_serve,
+                args=(theirs, env_name, pool_settings, options, registrations()),
+                daemon=True,
             )
             process.start()
             theirs.close()
@@ -169,10 +172,13 @@ class CollectorWorkers:
         return [body for _, body in replies]
 
 
-def _serve(pipe: Connection, env_name: str, pool_settings: tuple, options: dict) -> None:
+def _serve(
+    pipe: Connection, env_name: str, pool_settings: tuple, options: dict, registered: dict
+) -> None:
     """A worker's loop: build the collector, then answer messages until told to close."""
     torch.set_num_threads(1)
     try:
+        restore(registered)
         collector = SelfPlayCollector(env_name, SnapshotPool(*pool_settings), **options)
     except Exception:  # reported to the training process, which raises it
         pipe.send(("error", traceback.format_exc()))
