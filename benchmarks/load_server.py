@@ -71,11 +71,9 @@ class Run:
         self.client, self.deadline = client, deadline
         self.gets: list[float] = []
         self.acts: list[float] = []
-        self.checked = 0
+        self.checked = self.made = 0
 
     async def timed(self, into: list[float], method: str, url: str, **kwargs: Any) -> Any:
-        if time.monotonic() > self.deadline:
-            raise TimeoutError("the run's deadline passed")
         started = time.perf_counter()
         response = await self.client.request(method, url, **kwargs)
         into.append(time.perf_counter() - started)
@@ -114,15 +112,18 @@ class Run:
         raise AssertionError(f"table {index}: not over after {MAX_MOVES} moves")
 
     async def finished(self, indices: range) -> None:
-        """Tables of agents only, each checked when made."""
+        """Tables of agents only, each checked when made; stops at the deadline."""
         game, options, seats = FINISHED
         for index in indices:
+            if time.monotonic() > self.deadline:
+                return
             body = {"game": game, "seats": seats, "seed": index, "options": options}
             response = await self.client.post("/api/tables", json=body)
             assert response.status_code == 201, response.text
             table = response.json()["table"]
             state = (await self.timed(self.gets, "GET", f"/api/tables/{table}")).json()
             await self.check_record(table, state)
+            self.made += 1
 
 
 def latency_row(name: str, values: list[float]) -> str:
@@ -136,43 +137,48 @@ async def main(args: argparse.Namespace) -> None:
     command += ["serve", "--host", HOST, "--port", str(port), "--max-tables", str(args.max_tables)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     try:
-        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=120) as client:
+        async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=600) as client:
             for _ in range(200):
                 try:
                     await client.get("/api/games")
                     break
                 except httpx.TransportError:
                     await asyncio.sleep(0.1)
-            memory = {"started": rss_mb(server.pid)}
+            print(f"server started: {rss_mb(server.pid):.0f} MB", flush=True)
             run = Run(client, time.monotonic() + args.deadline)
             started = time.perf_counter()
             await asyncio.gather(*(run.person(i) for i in range(args.tables)))
-            people_seconds = time.perf_counter() - started
-            memory[f"after {args.tables} tables at once"] = rss_mb(server.pid)
-            gets, acts = list(run.gets), list(run.acts)
-            started = time.perf_counter()
-            share = -(-args.finished // args.concurrency)
-            await asyncio.gather(
-                *(
-                    run.finished(range(k * share, min(args.finished, (k + 1) * share)))
-                    for k in range(args.concurrency)
-                )
+            print(
+                f"{args.tables} tables at once: {time.perf_counter() - started:.1f} s, "
+                f"{run.checked} records replayed, all consistent; server "
+                f"{rss_mb(server.pid):.0f} MB",
+                flush=True,
             )
-            finished_seconds = time.perf_counter() - started
-            memory[f"after {args.finished:,} finished tables"] = rss_mb(server.pid)
+            print("| request | count | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
+            print(latency_row(f"GET /api/tables/{{id}}?seat=0 ({args.tables} at once)", run.gets))
+            print(latency_row(f"POST /api/tables/{{id}}/act ({args.tables} at once)", run.acts))
+            started = time.perf_counter()
+            for goal in sorted({min(args.finished, n) for n in (1_000, 5_000, args.finished)}):
+                done = run.made
+                share = -(-(goal - done) // args.concurrency)
+                await asyncio.gather(
+                    *(
+                        run.finished(range(done + k * share, min(goal, done + (k + 1) * share)))
+                        for k in range(args.concurrency)
+                    )
+                )
+                print(
+                    f"{run.made:,} finished tables in {time.perf_counter() - started:.1f} s, "
+                    f"{run.checked:,} records replayed in all, all consistent; server "
+                    f"{rss_mb(server.pid):.0f} MB",
+                    flush=True,
+                )
+                if run.made < goal:
+                    print("the deadline passed", flush=True)
+                    break
     finally:
         server.terminate()
         server.wait(timeout=30)
-    print(
-        f"{args.tables} tables at once: {people_seconds:.1f} s; {args.finished:,} finished "
-        f"tables: {finished_seconds:.1f} s; {run.checked:,} records replayed, all consistent"
-    )
-    print("| request | count | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
-    print(latency_row(f"GET /api/tables/{{id}}?seat=0 ({args.tables} at once)", gets))
-    print(latency_row(f"POST /api/tables/{{id}}/act ({args.tables} at once)", acts))
-    print("| server memory | MB |\n|---|---|")
-    for when, value in memory.items():
-        print(f"| {when} | {value:.0f} |")
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
