@@ -606,3 +606,17 @@ def test_the_cap_and_the_ttl_keep_memory_bounded():
     assert len(store.tables) == 0
     assert later < full * 1.2, (full, later)
     assert empty < full
+
+
+@pytest.mark.parametrize("game", ["seamless_v0", "sequitur_v0"])
+def test_the_replays_whole_table_shows_each_hand_by_its_seat_once(client, game):
+    seats = ["random"] * 4
+    options = {"max_rounds": 1} if game == "seamless_v0" else {}
+    table = new_table(client, game, seats, seed=3, options=options)
+    record = json.loads(client.get(f"/api/tables/{table}/record").text)
+    frames = client.post("/api/replay", json=record).json()["frames"]
+    titles = [group["title"] for group in frames[1]["groups"]]
+    assert len(titles) == len(set(titles)) and not any(t.startswith("your") for t in titles)
+    owned = {t.split("'s ")[0] for t in titles if "'s " in t}
+    assert owned == {f"player_{s}" for s in range(4)}
+    assert frames[-1]["ending"].startswith("finished, won by player_")

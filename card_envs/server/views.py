@@ -258,12 +258,15 @@ def label_positions(labels: Sequence[str], line: str) -> list[int] | None:
 
 def table_view(env: CardEnv) -> dict[str, Any]:
     """The whole table (replays only: it shows every hand): the text, every seat's cards once
-    (a group all seats see, such as face-up cards, once), and each seat's own view."""
+    (a group all seats see, such as face-up cards, once; of a group seats see differently, such
+    as a rack whose new balls only its owner sees, the fullest), and each seat's own view."""
     seats = range(len(env.possible_agents))
-    merged: dict[tuple[str, tuple[str, ...]], Group] = {}
+    merged: dict[str, Group] = {}
     for seat in seats:
         for group in seat_view(env, seat, absolute=True)["groups"]:
-            merged.setdefault(group_key(group), group)
+            known = merged.get(group["title"])
+            if known is None or len(group["cards"]) > len(known["cards"]):
+                merged[group["title"]] = group
     return {
         "text": env.game.render(env.game_state),
         "groups": list(merged.values()),
