@@ -8,12 +8,16 @@ allocations have an upper bound, and every option's wrong value is a ``ValueErro
 
 from __future__ import annotations
 
+import ast
 import copy
+import importlib
 import inspect
 import pickle
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -286,6 +290,24 @@ def test_missing_required_keys_are_named():
     )
     rejected(CASES["seers_catalog"], {"leader": 0}, ValueError, "deal['hands'] is missing")
     rejected(CASES["unfortunate_events"], {"dealer": 0}, ValueError, "deal['hands'] is missing")
+
+
+def _imported(module: ModuleType) -> set[str]:
+    """The modules ``module``'s source imports names from."""
+    tree = ast.parse(Path(str(module.__file__)).read_text())
+    return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} - {None}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_game_checks_deals_in_rules_deal_and_redraws_in_rules_hidden(name):
+    """The same shape in every game: ``rules/deal.py`` checks injected deals with the shared
+    checks, ``rules/hidden.py`` holds what ``resample_hidden`` redraws with, and ``game.py``
+    calls both instead of checking deals itself."""
+    package = f"card_envs.{name}.rules"
+    deal, game = (importlib.import_module(f"{package}.{module}") for module in ("deal", "game"))
+    assert "card_envs.core.deal" in _imported(deal)
+    assert "card_envs.core.deal" not in _imported(game)
+    assert {f"{package}.deal", f"{package}.hidden"} <= _imported(game)
 
 
 def test_unfortunate_events_needs_a_discard_when_the_deal_names_every_card():

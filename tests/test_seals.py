@@ -667,9 +667,18 @@ def test_no_information_leak_under_options(options):
 
 
 def test_rules_are_a_package_of_the_shared_modules():
-    """cards, state, actions, game and text (plus series), like every other game; the player
-    counts are declared once, on the game class."""
-    from card_envs.seals.rules import actions, cards, game, series, state, text  # noqa: F401
+    """cards, state, actions, deal, hidden, game and text (plus series), like every other
+    game; the player counts are declared once, on the game class."""
+    from card_envs.seals.rules import (  # noqa: F401
+        actions,
+        cards,
+        deal,
+        game,
+        hidden,
+        series,
+        state,
+        text,
+    )
 
     assert SealsGame.player_counts == (2, 3, 4) and SealsGame.default_players == 4
     assert not hasattr(game, "PLAYER_COUNTS") and not hasattr(game, "REVEAL_SERIES")

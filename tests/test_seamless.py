@@ -382,9 +382,9 @@ def test_totals_bound_follows_the_options(rounds, target, bound):
 
 
 def test_rules_are_a_package_of_the_shared_modules():
-    """cards, state, actions, game and text, like every other game; the player count is
-    declared once, on the game class."""
-    from card_envs.seamless.rules import actions, cards, game, state, text  # noqa: F401
+    """cards, state, actions, deal, hidden, game and text, like every other game; the player
+    count is declared once, on the game class."""
+    from card_envs.seamless.rules import actions, cards, deal, game, hidden, state, text  # noqa: F401
 
     assert SeamlessGame.player_counts == (SeamlessGame.default_players,) == (4,)
     assert not hasattr(game, "NUM_PLAYERS") and not hasattr(game, "CLAIM_BASE")

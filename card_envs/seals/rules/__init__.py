@@ -1,5 +1,6 @@
 """Seals rules in plain Python (no Gymnasium, no PettingZoo): cards, series, the state, the
-action ids, the game and its text."""
+action ids, injected deals (``deal``), what a seat cannot see (``hidden``), the game and its
+text."""
 
 from card_envs.seals.rules.actions import ACTIONS, action_name
 from card_envs.seals.rules.cards import card_name, parse_cards

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.chance import ChanceLog, chance_script
-from card_envs.core.deal import check_deal, check_int, check_list, check_seat
+from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
@@ -28,10 +27,10 @@ from card_envs.seals.rules.cards import (
     NUM_VALUES,
     SYMBOL,
     SYMBOL_NAMES,
-    card_name,
-    parse_cards,
     symbol_counts,
 )
+from card_envs.seals.rules.deal import SHUFFLE, checked_deal, checked_pile
+from card_envs.seals.rules.hidden import hidden_hands, redeal_hidden
 from card_envs.seals.rules.series import (
     COINS,
     MAJOR,
@@ -50,17 +49,15 @@ from card_envs.seals.rules.state import (
     NO_ONE,
     REVEAL,
     ROUND_COUNTER,
+    ROW_SIZE,
     TAKE,
+    TARGET_BLASONS,
     LastRound,
     SealsSetup,
     SealsState,
 )
 from card_envs.seals.rules.text import table
 
-DEAL_KEYS = ("pile", "row", "hands", "blasons", "counter", "starter", "chance")
-SHUFFLE = "shuffle"  # the chance event: a shuffled pile, its cards' codes top card first
-ROW_SIZE = 4
-TARGET_BLASONS = 5
 TIE_ROUNDS = 3
 # Most blasons one reveal can win: one four coins (3; there are 7 coins) and at most half a
 # blason per other card. A seat reaching 5 ends the game, so nobody passes 4 + this.
@@ -151,7 +148,7 @@ class SealsGame(Game[SealsState]):
         cards it leaves out are shuffled under the given pile. ``deal["chance"]["shuffle"]``
         scripts that shuffle and every later round's."""
         n = self.num_players
-        setup, script = self._checked_deal(deal)
+        setup, script = checked_deal(deal, self.num_players)
         hands = [list(hand) for hand in setup.hands or [[]] * n]
         row, top = list(setup.row or ()), list(setup.pile or ())
         state = SealsState(n, pile=[], chance=ChanceLog(script), setup=setup)
@@ -172,41 +169,6 @@ class SealsGame(Game[SealsState]):
         written = {key: value for key, value in asdict(state.setup).items() if value is not None}
         return {**written, "chance": state.chance.record()}
 
-    def _checked_deal(self, deal: Any) -> tuple[SealsSetup, dict[str, list]]:
-        """The hand-written position and the checked chance script, checked whole before the
-        generator shuffles the rest, or an error naming the key at fault."""
-        if deal is None:
-            return SealsSetup(), {}
-        n = self.num_players
-        check_deal(deal, DEAL_KEYS)
-        hands, row, top = _deal_cards(deal, n)
-        raw_blasons = check_list(deal.get("blasons", [0] * n), "deal['blasons']", n, "counts")
-        blasons = [
-            check_int(b, f"deal['blasons'][{seat}]", 0, TARGET_BLASONS - 1, "a blason count")
-            for seat, b in enumerate(raw_blasons)
-        ]
-        counter = check_int(
-            deal.get("counter", ROUND_COUNTER), "deal['counter']", 1, ROUND_COUNTER, "a count"
-        )
-        starter = check_seat(deal.get("starter", 0), "deal['starter']", n)
-        given: dict[str, Any] = {
-            "hands": hands,
-            "row": row,
-            "pile": top,
-            "blasons": blasons,
-            "counter": counter,
-            "starter": starter,
-        }
-        setup = SealsSetup(**{key: value for key, value in given.items() if key in deal})
-        script = chance_script(deal, (SHUFFLE,))
-        placed = {c for cards in (*hands, row, top) for c in cards}
-        if script.get(SHUFFLE):  # round 1 shuffles the cards left out, later rounds all of them
-            script[SHUFFLE] = [
-                _checked_pile(pile, placed if i == 0 else set(), f"deal['chance']['shuffle'][{i}]")
-                for i, pile in enumerate(script[SHUFFLE])
-            ]
-        return setup, script
-
     def _shuffled_pile(
         self, chance: ChanceLog, rng: np.random.Generator, placed: set[int]
     ) -> list[int]:
@@ -217,7 +179,7 @@ class SealsGame(Game[SealsState]):
             rng,
             SHUFFLE,
             lambda r: [c for c in r.permutation(DECK_SIZE).tolist() if c not in placed][::-1],
-            lambda given: _checked_pile(given, placed, key),
+            lambda given: checked_pile(given, placed, key),
         )
         return outcome[::-1]
 
@@ -385,7 +347,6 @@ class SealsGame(Game[SealsState]):
     def scores(self, state: SealsState) -> list[int]:
         return state.blasons
 
-
     def round_index(self, state: SealsState) -> int:
         return state.round
 
@@ -419,16 +380,8 @@ class SealsGame(Game[SealsState]):
         script or written deal: they show the true pile and hands, and the scripted future."""
         new = self.clone_without_chance(state)
         new.setup = SealsSetup()
-        showing = new.phase == REVEAL and (any(new.revealed) or self.skip_forced_stop)
-        seats = [] if self.remember_takes else list(range(new.num_players))
-        seats = [s for s in seats if s != observer and not (showing and s == new.player)]
-        pool = sorted(new.pile + [c for s in seats for c in new.hands[s]])  # not where they were
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        for s in seats:
-            size = len(new.hands[s])
-            new.hands[s], pool = pool[:size], pool[size:]
-            new.symbols[s] = symbol_counts(new.hands[s])
-        new.pile = pool
+        seats = hidden_hands(new, observer, self.remember_takes, self.skip_forced_stop)
+        redeal_hidden(new, seats, rng)
         return new
 
     def render(self, state: SealsState) -> str:
@@ -440,30 +393,3 @@ class SealsGame(Game[SealsState]):
 
     def _table(self, state: SealsState, visible: range | tuple[int, ...]) -> str:
         return table(state, visible, self.winners(state))
-
-
-def _checked_pile(pile: Any, placed: set[int], key: str) -> list[int]:
-    """A shuffled pile (top card first) of every card not ``placed``, as codes, or a
-    ``ValueError`` naming ``key`` and the cards missing."""
-    codes = parse_cards(pile, sorted(placed), key)
-    if len(codes) != DECK_SIZE - len(placed):
-        missing = sorted(set(range(DECK_SIZE)) - placed - set(codes))
-        raise ValueError(
-            f"{key} must list each of the {DECK_SIZE - len(placed)} cards shuffled into the pile "
-            f"once, top card first; missing: {' '.join(map(card_name, missing))}"
-        )
-    return codes
-
-
-def _deal_cards(deal: dict[str, Any], n: int) -> tuple[list[list[int]], list[int], list[int]]:
-    """The injected hands, row and pile top as codes, every card at most once."""
-    raw_hands = check_list(deal.get("hands", [[]] * n), "deal['hands']", n, "hands")
-    hands: list[list[int]] = []
-    used: list[int] = []
-    for seat, raw in enumerate(raw_hands):
-        hands.append(parse_cards(raw, used, f"deal['hands'][{seat}]"))
-        used += hands[-1]
-    row = parse_cards(deal.get("row", ()), used, "deal['row']")
-    if len(row) > ROW_SIZE:
-        raise ValueError(f"deal['row'] holds at most {ROW_SIZE} cards, got {len(row)}")
-    return hands, row, parse_cards(deal.get("pile", ()), used + row, "deal['pile']")

@@ -10,6 +10,8 @@ from card_envs.seals.rules.series import NUM_SERIES
 TAKE, REVEAL = 0, 1  # taking from the face-up row; showing series or ending the turn
 ROUND_COUNTER = 5  # blasons stacked at the start: one leaves per round, so 5 rounds
 NO_ONE = -1
+ROW_SIZE = 4  # face-up cards after each refill
+TARGET_BLASONS = 5  # a round that leaves a seat with this many ends the game
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Seamless rules in plain Python (no Gymnasium, no PettingZoo): cards, row scoring, the
-state, the action ids, the game and its text."""
+state, the action ids, injected deals (``deal``), what a seat knows of the other hands
+(``hidden``), the game and its text."""
 
 from card_envs.seamless.rules.actions import ACTIONS, action_name
 from card_envs.seamless.rules.game import SeamlessGame

@@ -12,16 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from card_envs.core.chance import ChanceLog, chance_script
-from card_envs.core.deal import (
-    check_codes,
-    check_deal,
-    check_int,
-    check_list,
-    check_once,
-    check_seat,
-    show,
-)
+from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.kernels import compiled
 from card_envs.core.options import Option
@@ -33,10 +24,10 @@ from card_envs.seamless.rules.cards import (
     NUM_RANKS,
     NUM_SUITS,
     TRICKS_PER_ROUND,
-    card_name,
     shuffled_deck,
     trick_winner_index,
 )
+from card_envs.seamless.rules.deal import DEAL, checked_deal, checked_outcome
 from card_envs.seamless.rules.hidden import deal_unseen
 from card_envs.seamless.rules.scoring import MAX_ROUND_POINTS, score_row
 from card_envs.seamless.rules.state import CLAIM, PLAY, SeamlessState
@@ -52,13 +43,6 @@ MAX_ROUNDS = 5
 
 # Who may lead trump on trick 1 (the ruling, and the rulebook's other reading).
 TRUMP_LEAD_RULES = ("no_other_suit", "void_in_a_suit")
-
-DEAL_KEYS = ("hands", "trump_card", "dealer", "chance")
-ROUND_KEYS = ("hands", "trump_card")  # the keys of a round 1 written by hand
-# The chance event: one round's deal, [hands, trump_card]. A list, not a dict: a string equal
-# to a state attribute's name would be shared with it in the state but not in an unpickled
-# copy, so the two would pickle differently.
-DEAL = "deal"
 
 
 class SeamlessGame(Game[SeamlessState]):
@@ -120,8 +104,8 @@ class SeamlessGame(Game[SeamlessState]):
     def new_game(self, rng: np.random.Generator, deal: Any = None) -> SeamlessState:
         """Round 1 dealt by seat 0. ``deal={"hands": [[13 codes] x 4], "trump_card": code}``
         (and optionally ``"dealer"``) fixes the first deal; ``deal["chance"]["deal"]`` scripts
-        every round's deal instead (see :meth:`_checked_deal`)."""
-        written, dealer, script = self._checked_deal(deal)
+        every round's deal instead (see :func:`~card_envs.seamless.rules.deal.checked_deal`)."""
+        written, dealer, script = checked_deal(deal, self.num_players)
         chance = ChanceLog(script)
         if written is None:
             hands, trump_card = self._deal_round(chance, rng, dealer)
@@ -144,12 +128,12 @@ class SeamlessGame(Game[SeamlessState]):
         self, chance: ChanceLog, rng: np.random.Generator, dealer: int
     ) -> tuple[list[list[int]], int]:
         """The next round's hands and trump card: scripted, or shuffled and dealt from ``rng``."""
-        index = len(chance.log.get(DEAL, []))
+        key = f"deal['chance']['deal'][{len(chance.log.get(DEAL, []))}]"
         outcome = chance.take(
             rng,
             DEAL,
             lambda r: self._shuffle_and_deal(r, dealer),
-            lambda given: self._checked_outcome(given, f"deal['chance']['deal'][{index}]", dealer),
+            lambda given: checked_outcome(given, key, dealer, self.num_players),
         )
         return _round_cards(outcome)
 
@@ -160,64 +144,6 @@ class SeamlessGame(Game[SeamlessState]):
         deck = shuffled_deck(rng)  # card i goes to seat (dealer + 1 + i) % n: a slice a seat
         hands = [sorted(deck[(seat - dealer - 1) % n :: n]) for seat in range(n)]
         return [hands, deck[-1]]
-
-    def _checked_deal(self, deal: Any) -> tuple[list[Any] | None, int, dict[str, list]]:
-        """The hand-written round 1 (or ``None``), the first dealer and the checked chance
-        script, or an error naming the key at fault. A hand-written round 1 is the first
-        ``deal`` outcome, so ``deal["chance"]`` may not script deals too."""
-        if deal is None:
-            return None, 0, {}
-        by_hand = isinstance(deal, dict) and ("hands" in deal or "trump_card" in deal)
-        check_deal(deal, DEAL_KEYS, required=ROUND_KEYS if by_hand else ())
-        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", self.num_players)
-        written = None
-        if by_hand:
-            keys = ("deal['hands']", "deal['trump_card']")
-            written = self._checked_round(deal["hands"], deal["trump_card"], keys, dealer)
-        n = self.num_players
-        script = chance_script(deal, (DEAL,))
-        deals = script.get(DEAL, [])
-        if written is not None and deals:
-            raise ValueError(
-                "deal['chance']['deal'] scripts round 1, which deal['hands'] and "
-                "deal['trump_card'] already give: script every round in deal['chance']['deal'] "
-                "(round 1 first), or only round 1 in deal['hands'] and deal['trump_card']"
-            )
-        if deals:
-            script[DEAL] = [
-                self._checked_outcome(outcome, f"deal['chance']['deal'][{i}]", (dealer + i) % n)
-                for i, outcome in enumerate(deals)
-            ]
-        return written, dealer, script
-
-    def _checked_outcome(self, outcome: Any, key: str, dealer: int) -> list[Any]:
-        """A scripted round's deal ``[hands, trump_card]``, or a ``ValueError`` naming ``key``."""
-        if not isinstance(outcome, list | tuple) or len(outcome) != 2:
-            raise ValueError(
-                f"{key} must be a round's deal [hands, trump_card]: 4 lists of 13 card codes "
-                f"and a code in the dealer's hand, got {show(outcome)}"
-            )
-        return self._checked_round(outcome[0], outcome[1], (f"{key}[0]", f"{key}[1]"), dealer)
-
-    def _checked_round(
-        self, raw_hands: Any, raw_trump: Any, keys: tuple[str, str], dealer: int
-    ) -> list[Any]:
-        """One round's deal as plain data ``[hands, trump_card]``, or a ``ValueError`` naming
-        the key at fault (``keys`` name the hands and the trump card)."""
-        hands_key, trump_key = keys
-        raw = check_list(raw_hands, hands_key, self.num_players, "hands")
-        hands = [
-            check_codes(hand, f"{hands_key}[{seat}]", DECK_SIZE, TRICKS_PER_ROUND)
-            for seat, hand in enumerate(raw)
-        ]
-        check_once((c for hand in hands for c in hand), hands_key, card_name)
-        trump_card = check_int(raw_trump, trump_key, 0, DECK_SIZE - 1, "a card code")
-        if trump_card not in hands[dealer]:
-            raise ValueError(
-                f"{trump_key} must be in the dealer's hand (seat {dealer}), "
-                f"got {card_name(trump_card)} ({trump_card})"
-            )
-        return [hands, trump_card]
 
     def _start_round(
         self,

@@ -143,3 +143,11 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
         else:
             raise ValueError(f"not a card: {item!r} (e.g. '7P', 'W', 'Crown')")
     return codes
+
+
+def bits(codes: Iterable[int]) -> int:
+    """The set of ``codes`` as an int bitmask (cheap to copy, intersect and compare)."""
+    mask = 0
+    for code in codes:
+        mask |= 1 << code
+    return mask

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.chance import ChanceLog, chance_script
-from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_seat
+from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
@@ -47,10 +46,11 @@ from card_envs.seers_catalog.rules.cards import (
     ROD,
     WILD,
     WILD_BASE,
-    card_name,
-    parse_cards,
+    bits,
     score_value,
 )
+from card_envs.seers_catalog.rules.deal import DEAL, checked_deal, checked_hands
+from card_envs.seers_catalog.rules.hidden import redraw_hidden
 from card_envs.seers_catalog.rules.melds import (
     ARTIFACT_SINGLE,
     CROWN_VALUE,
@@ -74,8 +74,6 @@ from card_envs.seers_catalog.rules.text import render_table
 NUM_ROUNDS = 4
 CACHE_LIMIT = 50_000
 BUILDS_LIMIT = 1024  # builds in progress at once (one per env sharing this game) and then some
-DEAL_KEYS = ("hands", "leader", "chance")
-DEAL = "deal"  # the chance event: one round's hands, seat 0 first (cards in none are out)
 
 
 class StepIds:
@@ -157,14 +155,6 @@ def start_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
 
 
 _LEAD_ARTIFACTS = (GO_FIRST, CROWN)  # ascending, as their kinds are
-
-
-def bits(codes: Sequence[int]) -> int:
-    """The set of ``codes`` as an int bitmask (cheap to copy, intersect and compare)."""
-    mask = 0
-    for code in codes:
-        mask |= 1 << code
-    return mask
 
 
 # The lowest and highest round score: no hand holds more than every card; the best is a lone 13.
@@ -260,8 +250,11 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         """Round 1 from ``rng``, or from ``deal={"hands": [...], "leader": seat}``: each hand a
         list of codes or a string such as ``"5P 7G W Crown"``; cards in no hand are out of the
         round; the leader defaults to the Go First holder. ``deal["chance"]["deal"]`` scripts
-        every round's hands instead (see :meth:`_checked_deal`)."""
-        written, leader, script = self._checked_deal(deal)
+        every round's hands instead (checks:
+        :func:`~card_envs.seers_catalog.rules.deal.checked_deal`)."""
+        written, leader, script = checked_deal(
+            deal, self.num_players, self.all_codes, self.artifact_pool
+        )
         chance = ChanceLog(script)
         if written is None:
             hands = self._round_hands(chance, rng)
@@ -282,7 +275,12 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         """The next round's hands: scripted, or shuffled and dealt from ``rng``."""
         key = f"deal['chance']['deal'][{len(chance.log.get(DEAL, []))}]"
         outcome = chance.take(
-            rng, DEAL, self._shuffle_and_deal, lambda given: self._checked_hands(given, key)
+            rng,
+            DEAL,
+            self._shuffle_and_deal,
+            lambda given: checked_hands(
+                given, key, self.num_players, self.all_codes, self.artifact_pool
+            ),
         )
         return _fresh(outcome)
 
@@ -309,84 +307,6 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             )
             for p in range(n)
         ]
-
-    def _checked_deal(
-        self, deal: Any
-    ) -> tuple[list[list[int]] | None, int | None, dict[str, list]]:
-        """The hand-written round 1 (or ``None``), its leader (``None``: the Go First holder)
-        and the checked chance script, or an error naming the key at fault. Hand-written hands
-        are the first ``deal`` outcome, so ``deal["chance"]`` may not script deals too."""
-        if deal is None:
-            return None, None, {}
-        scripted = isinstance(deal, dict) and "chance" in deal
-        check_deal(deal, DEAL_KEYS, required=() if scripted else ("hands",))
-        written = self._checked_hands(deal["hands"], "deal['hands']") if "hands" in deal else None
-        leader = None
-        if "leader" in deal:
-            leader = check_seat(deal["leader"], "deal['leader']", self.num_players)
-        script = chance_script(deal, (DEAL,))
-        deals = script.get(DEAL, [])
-        if written is not None and deals:
-            raise ValueError(
-                "deal['chance']['deal'] scripts round 1, which deal['hands'] already gives: "
-                "script every round in deal['chance']['deal'] (round 1 first), or only round 1 "
-                "in deal['hands']"
-            )
-        if deals:
-            script[DEAL] = [
-                self._checked_hands(hands, f"deal['chance']['deal'][{i}]")
-                for i, hands in enumerate(deals)
-            ]
-        return written, leader, script
-
-    def _checked_hands(self, raw_hands: Any, key: str) -> list[list[int]]:
-        """One round's hands as ascending codes (wilds numbered seat by seat), or a
-        ``ValueError`` naming ``key``: one non-empty hand per seer, every card of this game's
-        deck at most once, at most one wild per seer."""
-        n = self.num_players
-        raw = check_list(raw_hands, key, n, "hands (card names or codes)")
-        hands, wilds = [], WILD_BASE
-        for seat, hand in enumerate(raw):
-            codes = self._hand_codes(hand, f"{key}[{seat}]")
-            for i, code in enumerate(codes):
-                if WILD_BASE <= code < ARTIFACT_BASE:
-                    codes[i], wilds = wilds, wilds + 1
-            hands.append(sorted(codes))
-        if wilds - WILD_BASE > n:
-            raise ValueError(f"{key} holds {wilds - WILD_BASE} wilds; the {n}-seer deck has {n}")
-        check_once([c for hand in hands for c in hand], key, card_name)
-        for seat, hand in enumerate(hands):
-            if not hand:
-                raise ValueError(f"{key}[{seat}] is empty: every hand must hold a card")
-            foreign = [card_name(c) for c in hand if c not in self.all_codes]
-            if foreign:
-                raise ValueError(
-                    f"{key}[{seat}] holds {', '.join(foreign)}, not in this game's deck "
-                    f"({n} seers: {self.deck.suits} suits of 2..{self.deck.max_value}, "
-                    f"artifact_pool {list(self.artifact_pool)})"
-                )
-        return hands
-
-    @staticmethod
-    def _hand_codes(hand: Any, key: str) -> list[int]:
-        """One injected hand as codes: a string of card names (``"5P W Crown"``) or a list of
-        card names and codes."""
-        if isinstance(hand, str):
-            try:
-                return parse_cards(hand)
-            except ValueError as error:
-                raise ValueError(f"{key}: {error}") from None
-        codes = []
-        for i, card in enumerate(check_list(hand, key, what="card names or codes")):
-            if isinstance(card, str):
-                try:
-                    codes += parse_cards([card])
-                except ValueError as error:
-                    raise ValueError(f"{key}[{i}]: {error}") from None
-            else:
-                what = "a card name ('7P', 'W', 'Crown', ...) or a code"
-                codes.append(check_int(card, f"{key}[{i}]", 0, NUM_CODES - 1, what))
-        return codes
 
     def _start(
         self,
@@ -743,29 +663,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         copy's chance log starts empty: the deals it logged show the true hands, and its script
         the future, neither of which ``observer`` may know (later rounds are drawn)."""
         new = self.clone_without_chance(state)
-        others = [p for p in range(self.num_players) if p != observer]
-        for is_artifact, spare in ((False, "removed"), (True, "undealt")):
-            owners, codes = [], []
-            for p in [*others, -1]:
-                pile = getattr(new, spare) if p < 0 else new.hands[p]
-                keep = new.known[observer][p] | bits(new.pending) if p >= 0 else 0
-                for code in pile:
-                    hidden = code >= ARTIFACT_BASE if is_artifact else code < WILD_BASE
-                    if hidden and not keep >> code & 1:
-                        owners.append(p)
-                        codes.append(code)
-            codes.sort()  # so the redraw depends on what is hidden, not on where it is
-            gone = set(codes)
-            piles = {p: [c for c in new.hands[p] if c not in gone] for p in others}
-            piles[-1] = [c for c in getattr(new, spare) if c not in gone]
-            for owner, i in zip(owners, rng.permutation(len(codes)), strict=True):
-                piles[owner].append(codes[i])
-            for p in others:
-                new.hands[p] = sorted(piles[p])
-            setattr(new, spare, sorted(piles[-1]))
-        for o in others:
-            for p in range(self.num_players):
-                new.known[o][p] &= bits(new.hands[p])
+        redraw_hidden(new, observer, rng)
         return new
 
     def render(self, state: SeersCatalogState) -> str:

@@ -1,5 +1,6 @@
 """Catastrophic Card Game rules, read top to bottom: the cards and sets (``cards``), the state,
-the action ids (``actions``), the game, and its text (``text``)."""
+the action ids (``actions``), injected deals (``deal``), what a seat cannot see (``hidden``),
+the game, and its text (``text``)."""
 
 from card_envs.unfortunate_events.rules.actions import action_name
 from card_envs.unfortunate_events.rules.cards import SETS, SetType, parse_kind, parse_kinds

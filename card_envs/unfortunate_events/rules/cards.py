@@ -38,6 +38,7 @@ COPIES: tuple[int, ...] = tuple(
 )
 DECK_SIZE = sum(COPIES)  # 105 playing cards
 VICTORY_CARDS = 7
+HAND_SIZE = 7  # cards dealt to each seat
 TOTAL_CARDS = DECK_SIZE + VICTORY_CARDS  # the 112 cards in the box
 
 KIND_NAMES: tuple[str, ...] = (

@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.chance import ChanceLog, chance_script
-from card_envs.core.deal import check_deal, check_list, check_seat, show
+from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
@@ -31,7 +30,7 @@ from card_envs.unfortunate_events.rules.cards import (
     COPIES,
     DECK_SIZE,
     EYE,
-    KIND_NAMES,
+    HAND_SIZE,
     NUM_KINDS,
     POE,
     SET_COUNTS,
@@ -42,8 +41,16 @@ from card_envs.unfortunate_events.rules.cards import (
     counts_of,
     holds,
     layable_sets,
-    parse_kinds,
 )
+from card_envs.unfortunate_events.rules.deal import (
+    DEAL,
+    RESHUFFLE,
+    checked_deal,
+    checked_reshuffle,
+    checked_round,
+    completed_round,
+)
+from card_envs.unfortunate_events.rules.hidden import redeal_hidden, show_redealt_hands
 from card_envs.unfortunate_events.rules.state import (
     BURN_SET,
     DISCARD,
@@ -57,7 +64,6 @@ from card_envs.unfortunate_events.rules.state import (
 )
 from card_envs.unfortunate_events.rules.text import render_table
 
-HAND_SIZE = 7
 POE_DRAW = 3
 MAJORITY = VICTORY_CARDS // 2 + 1
 TURN_CAP = 300
@@ -84,13 +90,6 @@ PHASE_BLOCKS: dict[int, tuple[str, ...]] = {
 
 # bytes.translate table: a count of cards as a mask bit (0 -> 0, more -> 1).
 _HELD = bytes([0]) + bytes([1]) * 255
-
-DEAL_KEYS = ("hands", "discard", "pile", "dealer", "chance")
-ROUND_KEYS = ("hands", "discard", "pile")  # the keys of a round 1 written by hand
-# The chance events: a round's deal, [hands, discard, pile], and the pile a reshuffle makes
-# (next drawn first). Lists, not dicts: a string equal to a state attribute's name would be
-# shared with it in the state but not in an unpickled copy, so the two would pickle differently.
-DEAL, RESHUFFLE = "deal", "reshuffle"
 
 
 class UnfortunateEventsGame(Game[UnfortunateEventsState]):
@@ -151,8 +150,9 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         "pile": [next drawn, ...], "dealer": seat}`` (cards as kinds or names; only ``hands``
         required; other keys are an error) fixes the first deal; unlisted cards are shuffled
         under the given pile. ``deal["chance"]`` scripts every deal (then ``hands`` is not
-        required) and reshuffle (see :meth:`_checked_deal`)."""
-        written, dealer, script = self._checked_deal(deal)
+        required) and reshuffle (checks:
+        :func:`~card_envs.unfortunate_events.rules.deal.checked_deal`)."""
+        written, dealer, script = checked_deal(deal, self.num_players)
         n = self.num_players
         state = UnfortunateEventsState(
             hands=[],
@@ -174,7 +174,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         else:  # logged as the first deal, so the record replays it
             hands, top, discard = written
             outcome = state.chance.take(
-                rng, DEAL, lambda r: _completed(hands, top, discard, r), lambda given: given
+                rng, DEAL, lambda r: completed_round(hands, top, discard, r), lambda given: given
             )
             self._start_round(state, dealer, *outcome)
         return state
@@ -191,7 +191,10 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         """The next round's deal: scripted, or shuffled and dealt from ``rng``."""
         key = f"deal['chance']['deal'][{len(state.chance.log.get(DEAL, []))}]"
         outcome = state.chance.take(
-            rng, DEAL, self._shuffled_deal, lambda given: self._checked_round(given, key)
+            rng,
+            DEAL,
+            self._shuffled_deal,
+            lambda given: checked_round(given, key, self.num_players),
         )
         self._start_round(state, dealer, *outcome)
 
@@ -203,84 +206,6 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         hands = [sorted(deck[HAND_SIZE * p : HAND_SIZE * (p + 1)]) for p in range(self.num_players)]
         rest = deck[HAND_SIZE * self.num_players :]
         return [hands, [rest[-1]], rest[-2::-1]]
-
-    def _checked_deal(
-        self, deal: Any
-    ) -> tuple[tuple[list[list[int]], list[int], list[int]] | None, int, dict[str, list]]:
-        """The hand-written round 1 (hands, pile top, discard; or ``None``), the first dealer and
-        the checked chance script, or an error naming the key at fault, all before the generator
-        shuffles anything. A hand-written round 1 is the first ``deal`` outcome, so
-        ``deal["chance"]`` may not script deals too."""
-        if deal is None:
-            return None, 0, {}
-        n = self.num_players
-        by_hand = isinstance(deal, dict) and any(key in deal for key in ROUND_KEYS)
-        scripted = isinstance(deal, dict) and "chance" in deal
-        check_deal(deal, DEAL_KEYS, required=("hands",) if by_hand or not scripted else ())
-        written = None
-        if by_hand:
-            raw = check_list(deal["hands"], "deal['hands']", n, f"hands of {HAND_SIZE} cards")
-            hands = [
-                _deal_kinds(hand, f"deal['hands'][{seat}]", HAND_SIZE)
-                for seat, hand in enumerate(raw)
-            ]
-            discard = _deal_kinds(deal.get("discard", []), "deal['discard']")
-            top_pile = _deal_kinds(deal.get("pile", []), "deal['pile']")
-            written = hands, top_pile, discard
-        dealer = check_seat(deal.get("dealer", 0), "deal['dealer']", n)
-        if written is not None:
-            _check_copies(*written)
-        script = chance_script(deal, (DEAL, RESHUFFLE))
-        if written is not None and script.get(DEAL):
-            raise ValueError(
-                "deal['chance']['deal'] scripts round 1, which deal['hands'] (with "
-                "deal['discard'] and deal['pile']) already gives: script every round in "
-                "deal['chance']['deal'] (round 1 first), or only round 1 by hand"
-            )
-        if DEAL in script:
-            script[DEAL] = [
-                self._checked_round(outcome, f"deal['chance']['deal'][{i}]")
-                for i, outcome in enumerate(script[DEAL])
-            ]
-        if RESHUFFLE in script:  # their cards are checked when they happen: see _reshuffle
-            script[RESHUFFLE] = [
-                _deal_kinds(pile, f"deal['chance']['reshuffle'][{i}]")
-                for i, pile in enumerate(script[RESHUFFLE])
-            ]
-        return written, dealer, script
-
-    def _checked_round(self, outcome: Any, key: str) -> list[list[Any]]:
-        """A scripted round's deal ``[hands, discard, pile]`` as kinds, or a ``ValueError``
-        naming ``key``: a hand of 7 per seat, at least the face-up card on the discard, and
-        with the pile every card of the deck exactly once."""
-        n = self.num_players
-        if not isinstance(outcome, list | tuple) or len(outcome) != 3:
-            raise ValueError(
-                f"{key} must be a round's deal [hands, discard, pile]: {n} hands of {HAND_SIZE} "
-                f"cards, the discard (top card last) and the pile (next drawn first), together "
-                f"the whole deck, got {show(outcome)}"
-            )
-        raw = check_list(outcome[0], f"{key}[0]", n, f"hands of {HAND_SIZE} cards")
-        hands = [
-            sorted(_deal_kinds(hand, f"{key}[0][{seat}]", HAND_SIZE))
-            for seat, hand in enumerate(raw)
-        ]
-        discard = _deal_kinds(outcome[1], f"{key}[1]")
-        if not discard:
-            raise ValueError(f"{key}[1] must hold the face-up card: the discard is never empty")
-        pile = _deal_kinds(outcome[2], f"{key}[2]")
-        used = counts_of([k for hand in hands for k in hand] + discard + pile)
-        wrong = [
-            f"{KIND_NAMES[kind]} {count} times (the deck holds {copies})"
-            for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True))
-            if count != copies
-        ]
-        if wrong:
-            raise ValueError(
-                f"{key} must deal the whole deck of {DECK_SIZE} cards, each as often as the "
-                f"deck holds it; it deals {', '.join(wrong)}"
-            )
-        return [hands, discard, pile]
 
     def _start_round(
         self,
@@ -531,7 +456,7 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             rng,
             RESHUFFLE,
             lambda r: [rest[i] for i in r.permutation(len(rest))][::-1],
-            lambda given: _checked_reshuffle(given, rest, key),
+            lambda given: checked_reshuffle(given, rest, key),
         )
         state.pile = pile[::-1]
         state.discard = state.discard[-1:]
@@ -659,7 +584,6 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
     def scores(self, state: UnfortunateEventsState) -> list[int]:
         return state.victory
 
-
     def round_index(self, state: UnfortunateEventsState) -> int:
         return state.round
 
@@ -707,24 +631,8 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         copy's chance log starts empty: the deals it logged show the true hands, and its script
         the future, neither of which ``observer`` may know (later chance is drawn)."""
         new = self.clone_without_chance(state)
-        others = [p for p in range(self.num_players) if p != observer]
-        held = {p: new.eye_known.get((observer, p), new.known[p]) for p in others}
-        pool = list(new.pile)
-        for p in others:
-            for kind in range(NUM_KINDS):
-                pool += [kind] * (new.hands[p][kind] - held[p][kind])
-        pool.sort()  # so the redeal depends on what is unseen, not on where it is
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        for p in others:
-            hand = list(held[p])
-            for _ in range(sum(new.hands[p]) - sum(hand)):
-                hand[pool.pop()] += 1
-            new.hands[p] = hand
-        new.pile = pool
-        for viewer, p in new.eye_known:  # another's look at a redealt hand: what it saw is
-            if viewer != observer and p != observer:  # hidden too, so it sees the new hand
-                new.seen[viewer][p] = list(new.hands[p])
-                new.eye_known[viewer, p] = list(new.hands[p])
+        redeal_hidden(new, observer, rng)
+        show_redealt_hands(new, observer)
         return new
 
     def render(self, state: UnfortunateEventsState) -> str:
@@ -747,49 +655,3 @@ def _seen_change(
         for (_, p), held in state.eye_known.items():
             if p == seat:
                 held[kind] = max(held[kind] + change, at_least)
-
-
-def _deal_kinds(value: Any, key: str, length: int | None = None) -> list[int]:
-    """A deal's list of cards (names or kinds) as kinds, or an error naming ``key``."""
-    return parse_kinds(check_list(value, key, length, "cards (names or kinds)"), key)
-
-
-def _check_copies(hands: list[list[int]], top_pile: list[int], discard: list[int]) -> None:
-    """A hand-written round 1 uses no card more often than the deck holds it, and leaves a
-    card to turn up if it gives no discard; else a ``ValueError`` naming the keys."""
-    used = counts_of([k for h in hands for k in h] + discard + top_pile)
-    for kind, (count, copies) in enumerate(zip(used, COPIES, strict=True)):
-        if count > copies:
-            raise ValueError(
-                f"deal['hands'], ['discard'] and ['pile'] use {count} copies of "
-                f"{KIND_NAMES[kind]} between them; the deck holds {copies}"
-            )
-    if not discard and sum(used) == DECK_SIZE:
-        raise ValueError("deal['discard'] is needed: the deal leaves no card to turn up")
-
-
-def _completed(
-    hands: list[list[int]], top_pile: list[int], discard: list[int], rng: np.random.Generator
-) -> list[list[Any]]:
-    """A hand-written round 1 as a ``deal`` outcome: the cards it leaves out shuffled under the
-    given pile top (the last of them turned up when it gives no discard)."""
-    used = counts_of([k for h in hands for k in h] + discard + top_pile)
-    rest = [k for k in range(NUM_KINDS) for _ in range(COPIES[k] - used[k])]
-    rest = [rest[i] for i in rng.permutation(len(rest))]
-    if not discard:
-        discard = [rest.pop()]
-    return [[sorted(hand) for hand in hands], list(discard), top_pile + rest[::-1]]
-
-
-def _checked_reshuffle(pile: Any, rest: list[int], key: str) -> list[int]:
-    """A scripted reshuffle as kinds: the cards reshuffled from the discard (all but its top
-    card), in any order, or a ``ValueError`` naming ``key`` and those cards."""
-    kinds = _deal_kinds(pile, key)
-    if counts_of(kinds) != counts_of(rest):
-        cards = counts_of(rest)
-        names = ", ".join(f"{KIND_NAMES[k]} x{c}" for k, c in enumerate(cards) if c)
-        raise ValueError(
-            f"{key} must be the {len(rest)} cards reshuffled from the discard (all but its top "
-            f"card), next drawn first: {names}; got {show(pile)}"
-        )
-    return kinds
