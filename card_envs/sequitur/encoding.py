@@ -343,6 +343,10 @@ class SequiturEncodingV1(SequiturEncoding):
         return self._with_values(super().observe_reference(state, seat), state, seat)
 
     def observe_underived(self, state: SequiturState, seat: int) -> np.ndarray:
+        """Version 0's vector: the base's ``observe`` would reach this class's reference (and
+        its values) where the compiled writer is not in use."""
+        if self._observer is None:
+            return super().observe_reference(state, seat)
         return super().observe(state, seat)
 
     def _with_values(self, buffer: np.ndarray, state: SequiturState, seat: int) -> np.ndarray:
