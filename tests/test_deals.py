@@ -292,6 +292,27 @@ def test_missing_required_keys_are_named():
     rejected(CASES["unfortunate_events"], {"dealer": 0}, ValueError, "deal['hands'] is missing")
 
 
+@pytest.mark.parametrize(
+    ("name", "left_out", "event", "keys"),
+    [
+        ("seamless", (), "deal", ["hands", "trump_card"]),
+        ("seers_catalog", (), "deal", ["hands"]),
+        ("unfortunate_events", (), "deal", ["hands", "discard", "pile"]),
+        ("sequitur", (), "goal_decks", ["goals"]),
+        ("sequitur", ("goals",), "balls", ["racks", "draws"]),
+    ],
+)
+def test_an_outcome_written_by_hand_and_scripted_too_is_refused(name, left_out, event, keys):
+    """Four games refuse with one check (``core.chance.check_written_or_scripted``) a deal
+    that gives an outcome twice: by hand and as the first outcome its script holds."""
+    case = CASES[name]
+    deal = {key: value for key, value in copy.deepcopy(case.valid).items() if key not in left_out}
+    game = case.game()
+    deal["chance"] = game.deal_record(game.new_game(np.random.default_rng(1)))["chance"]
+    names = [f"deal[{key!r}]" for key in keys]
+    rejected(case, deal, ValueError, f"deal['chance'][{event!r}] scripts", *names, "not both")
+
+
 def _imported(module: ModuleType) -> set[str]:
     """The modules ``module``'s source imports names from."""
     tree = ast.parse(Path(str(module.__file__)).read_text())

@@ -69,3 +69,21 @@ def chance_script(deal: Mapping[str, Any] | None, events: Sequence[str]) -> dict
             )
         script[event] = list(outcomes)
     return script
+
+
+def check_written_or_scripted(
+    script: Mapping[str, Sequence[Any]], event: str, what: str, keys: Sequence[str]
+) -> None:
+    """A ``ValueError`` when a deal gives ``what`` twice: by hand, in its ``keys`` (those that
+    write it; none when the deal does not), and as the first outcome of the script's ``event``.
+    Each alone is a deal; both would leave a replay two versions of one outcome."""
+    if not keys or not script.get(event):
+        return
+    named = [f"deal[{key!r}]" for key in keys]
+    by_hand = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    gives = "gives" if len(named) == 1 else "give"
+    raise ValueError(
+        f"deal['chance'][{event!r}] scripts {what}, which {by_hand} already {gives}: write "
+        f"{what} either in {by_hand} or as the first outcome of deal['chance'][{event!r}], "
+        "not both"
+    )

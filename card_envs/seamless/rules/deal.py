@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_envs.core.chance import chance_script
+from card_envs.core.chance import chance_script, check_written_or_scripted
 from card_envs.core.deal import (
     check_codes,
     check_deal,
@@ -40,13 +40,8 @@ def checked_deal(deal: Any, num_players: int) -> tuple[list[Any] | None, int, di
         written = checked_round(deal["hands"], deal["trump_card"], keys, dealer, num_players)
     n = num_players
     script = chance_script(deal, (DEAL,))
+    check_written_or_scripted(script, DEAL, "round 1", [key for key in ROUND_KEYS if key in deal])
     deals = script.get(DEAL, [])
-    if written is not None and deals:
-        raise ValueError(
-            "deal['chance']['deal'] scripts round 1, which deal['hands'] and "
-            "deal['trump_card'] already give: script every round in deal['chance']['deal'] "
-            "(round 1 first), or only round 1 in deal['hands'] and deal['trump_card']"
-        )
     if deals:
         script[DEAL] = [
             checked_outcome(outcome, f"deal['chance']['deal'][{i}]", (dealer + i) % n, n)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from card_envs.core.chance import chance_script
+from card_envs.core.chance import chance_script, check_written_or_scripted
 from card_envs.core.deal import check_deal, check_int, check_list, check_once, check_seat
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
@@ -41,13 +41,8 @@ def checked_deal(
     if "leader" in deal:
         leader = check_seat(deal["leader"], "deal['leader']", num_players)
     script = chance_script(deal, (DEAL,))
+    check_written_or_scripted(script, DEAL, "round 1", ["hands"] if written is not None else [])
     deals = script.get(DEAL, [])
-    if written is not None and deals:
-        raise ValueError(
-            "deal['chance']['deal'] scripts round 1, which deal['hands'] already gives: "
-            "script every round in deal['chance']['deal'] (round 1 first), or only round 1 "
-            "in deal['hands']"
-        )
     if deals:
         script[DEAL] = [
             checked_hands(hands, f"deal['chance']['deal'][{i}]", *game_cards)

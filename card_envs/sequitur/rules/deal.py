@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from card_envs.core.chance import chance_script
+from card_envs.core.chance import chance_script, check_written_or_scripted
 from card_envs.core.deal import check_deal, check_list, check_str
 from card_envs.sequitur.rules import events
 from card_envs.sequitur.rules.cards import NUM_BALLS, START_BALLS, balls_of
@@ -44,19 +44,11 @@ def checked_deal(deal: Any, num_players: int, decks: GoalDecks) -> CheckedDeal:
     goals = _checked_goals(deal.get("goals", {}), decks)
     balls = _checked_balls(deal, num_players)
     script = _checked_script(deal, num_players, decks)
-    for event, written, what in [
-        (events.GOAL_DECKS, bool(goals), "the goal decks, which deal['goals'] stacks"),
-        (
-            events.BALLS,
-            bool(balls and balls.top),
-            "round 1's bag, which deal['racks'] / deal['draws'] fill",
-        ),
-    ]:
-        if written and script.get(event):
-            raise ValueError(
-                f"deal['chance'][{event!r}] scripts {what} too: write them either by hand or "
-                f"in deal['chance'][{event!r}], not both"
-            )
+    check_written_or_scripted(
+        script, events.GOAL_DECKS, "the goal decks", ["goals"] if goals else []
+    )
+    bag_keys = [key for key in ("racks", "draws") if len(deal.get(key, ()))]
+    check_written_or_scripted(script, events.BALLS, "round 1's bag", bag_keys)
     return CheckedDeal(goals, balls, script)
 
 

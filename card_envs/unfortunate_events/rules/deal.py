@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.chance import chance_script
+from card_envs.core.chance import chance_script, check_written_or_scripted
 from card_envs.core.deal import check_deal, check_list, check_seat, show
 from card_envs.unfortunate_events.rules.cards import (
     COPIES,
@@ -56,12 +56,7 @@ def checked_deal(deal: Any, num_players: int) -> tuple[Written | None, int, dict
     if written is not None:
         _check_copies(*written)
     script = chance_script(deal, (DEAL, RESHUFFLE))
-    if written is not None and script.get(DEAL):
-        raise ValueError(
-            "deal['chance']['deal'] scripts round 1, which deal['hands'] (with "
-            "deal['discard'] and deal['pile']) already gives: script every round in "
-            "deal['chance']['deal'] (round 1 first), or only round 1 by hand"
-        )
+    check_written_or_scripted(script, DEAL, "round 1", [key for key in ROUND_KEYS if key in deal])
     if DEAL in script:
         script[DEAL] = [
             checked_round(outcome, f"deal['chance']['deal'][{i}]", n)
