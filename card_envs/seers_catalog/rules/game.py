@@ -1,4 +1,5 @@
-"""Seers Catalog rules: state, whose turn, legal moves, transitions and scoring.
+"""Seers Catalog rules: whose turn, legal moves (their tables in ``moves``), transitions and
+scoring.
 
 2-5 seers each hold 12 suited cards, a wild and 2 face-down artifacts. Tricks of Singles,
 Matching Sets or Suited Runs climb until all but one seer has passed; that seer leads the next.
@@ -18,31 +19,19 @@ from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
-from card_envs.seers_catalog.rules.actions import (
-    ADD_INDEX,
-    MELD_KINDS,
-    RUN_TOPS,
-    action_finish,
-    action_spec,
-    finish_action,
-)
+from card_envs.seers_catalog.rules.actions import MELD_KINDS, action_finish, action_spec
 from card_envs.seers_catalog.rules.cards import (
     ARTIFACT_BASE,
     ARTIFACTS,
     ARTIFACTS_PER_SEER,
     BONUS_LIMIT,
-    CAULDRON,
-    CROWN,
     DECKS,
     GIFT,
     GO_FIRST,
-    HALF_MOON,
     KIND,
     LENS,
     MAX_VALUE,
-    MIN_VALUE,
     NUM_CODES,
-    NUM_VALUES,
     ROD,
     WILD,
     WILD_BASE,
@@ -52,110 +41,18 @@ from card_envs.seers_catalog.rules.cards import (
 from card_envs.seers_catalog.rules.deal import DEAL, checked_deal, checked_hands
 from card_envs.seers_catalog.rules.hidden import redraw_hidden
 from card_envs.seers_catalog.rules.melds import (
-    ARTIFACT_SINGLE,
-    CROWN_VALUE,
-    K_CROWN,
-    MATCH,
-    RUN,
     Finish,
     Key,
     classify,
     completable,
-    contenders,
-    joiners,
-    legal_plays,
     meld_key,
-    plays_from,
     valid_on_table,
 )
+from card_envs.seers_catalog.rules.moves import MoveTables
 from card_envs.seers_catalog.rules.state import Meld, SeersCatalogState
 from card_envs.seers_catalog.rules.text import render_table
 
 NUM_ROUNDS = 4
-CACHE_LIMIT = 50_000
-BUILDS_LIMIT = 1024  # builds in progress at once (one per env sharing this game) and then some
-
-
-class StepIds:
-    """The action ids of build steps, worked out once per game: ``add`` by kind and the play
-    actions by finish."""
-
-    def __init__(self, actions: ActionSpec):
-        self.adds = {kind: actions.start["add"] + i for kind, i in ADD_INDEX.items()}
-        self.finishes = {finish: actions.encode(*finish_action(finish)) for finish in ALL_FINISHES}
-
-
-ALL_FINISHES = (
-    *[(MATCH, value) for value in range(MIN_VALUE, MAX_VALUE + 1)],
-    *[(RUN, top) for top in RUN_TOPS],
-    (ARTIFACT_SINGLE, 0),
-)
-
-
-class Moves:
-    """The legal build steps for one hand and table: the next actions after each prefix of
-    kinds, and their mask, worked out on first use (most turns only ever ask for the first
-    step)."""
-
-    def __init__(self, plays: dict[tuple[int, ...], set], actions: ActionSpec, ids: StepIds):
-        self.plays = plays
-        self.actions = actions
-        self.ids = ids
-        self.steps: dict[tuple[int, ...], list[int]] = {}
-        self.masks: dict[tuple[int, ...], bytes] = {}
-
-    def after(self, prefix: tuple[int, ...]) -> list[int]:
-        steps = self.steps.get(prefix)
-        if steps is None:
-            depth, adds, finishes_ids = len(prefix), self.ids.adds, self.ids.finishes
-            found = set()
-            for cards, finishes in self.plays.items():
-                if len(cards) > depth:
-                    if not depth or cards[:depth] == prefix:
-                        found.add(adds[cards[depth]])
-                elif cards == prefix:
-                    found.update(map(finishes_ids.__getitem__, finishes))
-            steps = self.steps[prefix] = sorted(found)
-        return steps
-
-    def mask_after(self, prefix: tuple[int, ...]) -> bytes:
-        """:meth:`after` as mask bytes, kept: a build step's mask is then one copy."""
-        mask = self.masks.get(prefix)
-        if mask is None:
-            buffer = bytearray(self.actions.size)
-            for action in self.after(prefix):
-                buffer[action] = 1
-            mask = self.masks[prefix] = bytes(buffer)
-        return mask
-
-
-def start_kinds(hand: Sequence[int], top: Key | None) -> list[int] | None:
-    """The kinds that can start (be the lowest kind of) a legal meld from ``hand`` (codes,
-    ascending), when that is quick to know without enumerating: leading (every suited card, a
-    wild, Go First and Crown lead alone; no meld has a modifier, Echo or Stone as its lowest
-    kind) and following a Single (a card starts a winning single iff it beats the top, with
-    Cauldron and Half Moon at best). ``None`` otherwise. Read from slices of the ascending codes
-    (suited, wilds, artifacts): a suited code is its kind."""
-    wilds = bisect_left(hand, WILD_BASE)
-    artifacts = bisect_left(hand, ARTIFACT_BASE, wilds)
-    wild, held = wilds < artifacts, hand[artifacts:]
-    if top is None:
-        found = list(hand[:wilds])
-        found += [WILD] * wild + [KIND[c] for c in _LEAD_ARTIFACTS if c in held]
-        return found
-    if top[:2] != (MATCH, 1):
-        return None
-    least = (top[2] - (HALF_MOON in held)) // 2 + 1  # the least value that beats it
-    if least > MAX_VALUE:
-        return [K_CROWN] if CROWN in held and least <= CROWN_VALUE else []
-    low = least - MIN_VALUE - (CAULDRON in held)  # the least value index (code % 12) that does
-    found = [c for c in hand[:wilds] if c % NUM_VALUES >= low]
-    found += [WILD] * wild + [K_CROWN] * (CROWN in held)
-    return found
-
-
-_LEAD_ARTIFACTS = (GO_FIRST, CROWN)  # ascending, as their kinds are
-
 
 # The lowest and highest round score: no hand holds more than every card; the best is a lone 13.
 ROUND_SCORE_RANGE = (-NUM_CODES, MAX_VALUE - 1)
@@ -226,10 +123,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         self._pass_id, self._rod_id = start["pass"], start["rod"]
         self._gift_ids = [start["gift"] + i for i in others]
         self._lens_ids = [start["lens"] + i for i in others]
-        self._step_ids = StepIds(self._actions)
-        self._add_ids = self._step_ids.adds
-        self._cache: dict[tuple, Moves] = {}
-        self._building: dict[tuple, Moves] = {}  # by (hand codes, top, first kind): see _built
+        self._tables = MoveTables(self._actions)
 
     @property
     def actions(self) -> ActionSpec:
@@ -344,56 +238,15 @@ class SeersCatalogGame(Game[SeersCatalogState]):
     def current_player(self, state: SeersCatalogState) -> int:
         return state.turn
 
-    def _moves(self, hand: tuple[int, ...], top: Key | None, first: int | None) -> Moves:
-        """Legal build steps, cached by the kinds that matter (few, so many hands share them):
-        following a Set or Run, those of every meld from the kinds that can beat it; else those
-        of the melds whose lowest kind is ``first``, from the kinds that can join it."""
-        key: tuple[tuple[int, ...], Key | None, int | None]
-        if top is not None and top[1] > 1:
-            key = (contenders(hand, top), top, None)
-        else:
-            assert first is not None  # start_kinds leaves it None only after a Set or Run of 2+
-            key = (joiners(hand, first, top), top, first)
-        moves = self._cache.get(key)
-        if moves is None:
-            if len(self._cache) > CACHE_LIMIT:
-                self._cache.clear()
-            kinds, _, lowest = key
-            plays = legal_plays(kinds, top) if lowest is None else plays_from(kinds, lowest, top)
-            moves = self._cache[key] = Moves(plays, self._actions, self._step_ids)
-        return moves
-
-    def _first_steps(self, hand: list[int], top: Key | None) -> list[int]:
-        """The ``add`` actions that can start a meld: from the codes when that is quick to
-        know (see :func:`start_kinds`), else from the legal melds."""
-        kinds = start_kinds(hand, top)
-        if kinds is None:
-            return self._moves(tuple(map(KIND.__getitem__, hand)), top, None).after(())
-        return list(map(self._add_ids.__getitem__, kinds))
-
-    def _built(self, state: SeersCatalogState, top: Key | None) -> Moves:
-        """The build steps of the meld in progress, looked up by the hand's codes: they stay
-        the same for the whole build, so each step after the first skips the kinds and key."""
-        hand = state.hands[state.turn]
-        first = KIND[state.pending[0]]
-        key = (tuple(hand), top, first)
-        moves = self._building.get(key)
-        if moves is None:
-            if len(self._building) > BUILDS_LIMIT:
-                self._building.clear()
-            kinds = tuple(map(KIND.__getitem__, hand))
-            moves = self._building[key] = self._moves(kinds, top, first)
-        return moves
-
     def legal_actions(self, state: SeersCatalogState) -> list[int]:
         if state.over:
             return []
         top = state.table[-1].key if state.table else None
         if state.pending:
-            return self._built(state, top).after(tuple(map(KIND.__getitem__, state.pending)))
+            return self._tables.built(state, top).after(tuple(map(KIND.__getitem__, state.pending)))
         hand = state.hands[state.turn]
         held = hand[bisect_left(hand, ARTIFACT_BASE) :]  # the artifacts: the ascending codes' last
-        starts = self._first_steps(hand, top)
+        starts = self._tables.first_steps(hand, top)
         rod = ROD in held and top is not None
         gift = GIFT in held
         can_play = bool(starts) or rod or gift
@@ -413,7 +266,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         if state.pending and not state.over:
             top = state.table[-1].key if state.table else None
             prefix = tuple(map(KIND.__getitem__, state.pending))
-            mask = bytearray(self._built(state, top).mask_after(prefix))
+            mask = bytearray(self._tables.built(state, top).mask_after(prefix))
         else:
             mask = bytearray(self._actions.size)
             for action in self.legal_actions(state):
