@@ -27,3 +27,17 @@ def test_every_kernel_is_compiled_in_ci():
     if os.environ.get("CARD_ENVS_REQUIRE_COMPILED") != "1":
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
     assert all(kernels.status().values()), kernels.status()
+
+
+def test_every_game_names_its_kernels_one_way():
+    """A game's observation kernel is ``_encoding`` exporting ``Observer``, and its rules'
+    kernels live in ``rules/``. Read from the stubs, so it holds where nothing is compiled."""
+    root = Path(card_envs.__file__).parent
+    for name in kernels.kernel_modules():
+        parts = name.split(".")
+        if not (root / parts[1] / "rules").is_dir():
+            continue  # not a game's package
+        assert parts[2:] == ["_encoding"] or (parts[2] == "rules" and len(parts) == 4), name
+        if parts[-1] == "_encoding":
+            stub = root.joinpath(*parts[1:]).with_suffix(".pyi").read_text()
+            assert "\nclass Observer" in stub, f"{name} does not export Observer"

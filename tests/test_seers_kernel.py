@@ -50,7 +50,7 @@ def test_seers_kernel_is_compiled():
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
     assert kernel is not None, "the kernels are not built: setup.py build_ext --inplace"
     assert melds.COMPILED or PURE_PYTHON
-    assert (encoding.WRITER is not None) or PURE_PYTHON
+    assert (encoding.OBSERVER is not None) or PURE_PYTHON
 
 
 @pytest.fixture(autouse=True)
@@ -153,7 +153,7 @@ def compiled_writers(enc: SeersCatalogEncoding) -> list:
     """The compiled writers as the encoding builds them, made here so that they are tested
     even when CARD_ENVS_PURE_PYTHON=1 keeps the encoding on the reference."""
     n, size, at = enc.game.num_players, enc.spec.size, enc.spec.offsets
-    return [writer.SeatWriter(s, n, size, t, enc._table, at) for s, t in enumerate(enc._seats)]
+    return [writer.Observer(s, n, size, t, enc._table, at) for s, t in enumerate(enc._seats)]
 
 
 @pytest.mark.parametrize(
@@ -216,7 +216,7 @@ def test_pure_python_switch_selects_the_references():
     references."""
     code = (
         "from card_envs.seers_catalog import encoding; from card_envs.seers_catalog.rules "
-        "import melds; print(melds.COMPILED, encoding.WRITER)"
+        "import melds; print(melds.COMPILED, encoding.OBSERVER)"
     )
     env = {**os.environ, "CARD_ENVS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)

@@ -30,10 +30,10 @@ from card_envs.sequitur.rules.words import (
 )
 
 try:
-    from card_envs.sequitur import _observe
+    from card_envs.sequitur import _encoding
     from card_envs.sequitur.rules import _spelling
 except ImportError:  # not built here: the kernel tests skip, test_..._is_compiled decides
-    _observe = _spelling = None  # type: ignore[assignment]
+    _encoding = _spelling = None  # type: ignore[assignment]
 
 WORDS = load_dictionary()
 compiled = pytest.mark.skipif(
@@ -45,7 +45,7 @@ def test_sequitur_kernel_is_compiled():
     """CI sets CARD_ENVS_REQUIRE_COMPILED=1: a missing extension must fail there, not fall back."""
     if os.environ.get("CARD_ENVS_REQUIRE_COMPILED") != "1":
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
-    assert _spelling is not None and _observe is not None, "the Sequitur kernels are not built"
+    assert _spelling is not None and _encoding is not None, "the Sequitur kernels are not built"
     assert PURE_PYTHON or WORDS.tree is not None
     assert PURE_PYTHON or SequiturEncoding(SequiturGame(2))._observer is not None
 

@@ -6,7 +6,7 @@ import numpy as np
 from card_envs.seers_catalog.encoding import SeatTables
 from card_envs.seers_catalog.rules.state import SeersCatalogState
 
-class SeatWriter:
+class Observer:
     def __init__(
         self,
         seat: int,

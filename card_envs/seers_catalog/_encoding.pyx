@@ -38,7 +38,7 @@ cdef inline int checked(int v, int limit, str what) except -1:
 
 
 @cython.auto_pickle(False)  # built afresh by each encoding (see its __getstate__)
-cdef class SeatWriter:
+cdef class Observer:
     """What one observing seat writes, as C arrays of flat indices: by card code for the card
     pieces (wilds share their kind's entry), by absolute seat for the per-seat ones."""
 

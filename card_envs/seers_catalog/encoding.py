@@ -6,7 +6,7 @@ with counts, since the wilds are identical.
 
 :meth:`SeersCatalogEncoding.write` is the reference; the compiled ``_encoding.pyx`` writes the
 same entries from the same index tables, and is used when it is importable and
-``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`WRITER`).
+``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`OBSERVER`).
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ from card_envs.seers_catalog.rules.melds import CROWN_VALUE, RUN
 from card_envs.seers_catalog.rules.state import SeersCatalogState
 
 if TYPE_CHECKING:
-    from card_envs.seers_catalog._encoding import SeatWriter
+    from card_envs.seers_catalog._encoding import Observer
 
 MAX_RANK = CROWN_VALUE + 0.5
 ASIDE_CACHE_LIMIT = 4096
 
 
-WRITER: type[SeatWriter] | None = compiled("card_envs.seers_catalog._encoding", "SeatWriter")
+OBSERVER: type[Observer] | None = compiled("card_envs.seers_catalog._encoding", "Observer")
 
 
 class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
@@ -131,11 +131,11 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
         self._aside_cache: dict[tuple[int, ...], memoryview[float]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        """Without the aside cache and the compiled writers: a copy (a search agent's, a
+        """Without the aside cache and the compiled observers: a copy (a search agent's, a
         pickle) starts its own."""
         state = super().__getstate__()
         del state["_aside_cache"]
-        state.pop("_writers", None)
+        state.pop("_observers", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -143,22 +143,22 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
         self._aside_cache = {}
 
     def observe(self, state: SeersCatalogState, seat: int) -> np.ndarray:
-        """The compiled writer's vector when it is built, else the base's (through
+        """The compiled observer's vector when it is built, else the base's (through
         :meth:`write`): the same vector either way."""
-        writers = self._writers
-        if writers is None:
+        observers = self._observers
+        if observers is None:
             return super().observe(state, seat)
         buffer = np.zeros(self.spec.size, OBS_DTYPE)
-        writers[seat].write(state, buffer)
+        observers[seat].write(state, buffer)
         return buffer
 
     @cached_property
-    def _writers(self) -> list[SeatWriter] | None:
-        """One compiled writer per observing seat, from the same tables as :meth:`write`."""
-        if WRITER is None:
+    def _observers(self) -> list[Observer] | None:
+        """One compiled observer per observing seat, from the same tables as :meth:`write`."""
+        if OBSERVER is None:
             return None
         n, size, at = self.game.num_players, self.spec.size, self.spec.offsets
-        return [WRITER(seat, n, size, t, self._table, at) for seat, t in enumerate(self._seats)]
+        return [OBSERVER(seat, n, size, t, self._table, at) for seat, t in enumerate(self._seats)]
 
     def write(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
         """Flat indices read from tables made once per observing seat (:attr:`_seats`); only

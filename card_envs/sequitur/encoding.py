@@ -1,6 +1,6 @@
 """Sequitur observation: what one seat may know, seat-relative (index 0 is the observer).
 
-The vector is written by the compiled ``_observe.Observer`` where it is built (a fifth of the
+The vector is written by the compiled ``_encoding.Observer`` where it is built (a fifth of the
 Python's cost), else by :meth:`SequiturEncoding.observe_reference`, its spec.
 
 Racks are public, but during a simultaneous step other seats are shown as they were when the step
@@ -29,7 +29,7 @@ from card_envs.sequitur.rules.state import CLAIM, DECISIONS, EMPTY, NUM_ROUNDS, 
 from card_envs.sequitur.rules.words import ALPHABET, BLANK, MAX_SLOTS
 
 if TYPE_CHECKING:
-    from card_envs.sequitur._observe import Observer
+    from card_envs.sequitur._encoding import Observer
 
 BALL_KINDS = BLANK + 1  # 26 letters and the blank
 ORD_A = ord("a")
@@ -82,7 +82,7 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
     def _compiled_observer(self, deck_width: int) -> Observer | None:
         """The compiled writer of this configuration's vector, or ``None`` when the extension is
         not built here or ``CARD_ENVS_PURE_PYTHON=1`` asks for the Python reference."""
-        observer = compiled("card_envs.sequitur._observe", "Observer")
+        observer = compiled("card_envs.sequitur._encoding", "Observer")
         if observer is None:
             return None
         facts = {

@@ -1,4 +1,4 @@
-"""Types of the compiled observation writer (``_observe.pyx``)."""
+"""Types of the compiled observation writer (``_encoding.pyx``)."""
 
 from typing import Any
 
