@@ -26,7 +26,7 @@ def random_play(venv, rng, steps):
     """``steps`` vector steps of uniformly random legal moves: each step's outputs, copied."""
     outputs = []
     for _ in range(steps):
-        actions = vector.random_actions(venv.action_masks, rng)
+        actions = vector.random_actions(venv.masks, rng)
         obs, rewards, terminated, truncated, info = venv.step(actions)
         outputs.append(pickle.dumps((actions, obs, rewards, terminated, truncated, info)))
     return outputs

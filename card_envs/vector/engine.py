@@ -31,7 +31,7 @@ class CardVectorEnv:
 
     The arrays ``reset`` and ``step`` return are this object's buffers, rewritten in
     place by the next call: copy what you keep. Read them between calls as ``observations``
-    (``(num_envs, D)`` float32), ``action_masks`` (``(num_envs, A)`` bool) and
+    (``(num_envs, D)`` float32), ``masks`` (``(num_envs, A)`` bool) and
     ``current_player`` (``(num_envs,)`` int64). docs/vector.md has the whole contract.
     """
 
@@ -49,7 +49,7 @@ class CardVectorEnv:
         self.score_mode: bool = recorder.reward_mode == "score"
         n, size = self.num_envs, self.obs_size
         self.observations = np.zeros((n, size), OBS_DTYPE)
-        self.action_masks = np.zeros((n, self.num_actions), bool)
+        self.masks = np.zeros((n, self.num_actions), bool)
         self.current_player = np.zeros(n, np.int64)
         self.rewards = np.zeros((n, self.num_players), np.float32)
         self.terminated = np.zeros(n, bool)
@@ -57,7 +57,7 @@ class CardVectorEnv:
         self.ended = np.zeros(n, bool)
         self.final_scores = np.full((n, self.num_players), np.nan)
         self.final_winners = np.zeros((n, self.num_players), bool)
-        self._obs = {"observation": self.observations, "action_mask": self.action_masks}
+        self._obs = {"observation": self.observations, "action_mask": self.masks}
         self._info = {
             "current_player": self.current_player,
             "final_scores": self.final_scores,
@@ -65,7 +65,7 @@ class CardVectorEnv:
             "final_winners": self.final_winners,
             "_final_winners": self.ended,
         }
-        self._masks = self.action_masks.view(np.int8)  # a legal_mask's int8 copies in as it is
+        self._masks = self.masks.view(np.int8)  # a legal_mask's int8 copies in as it is
         self._rows = np.arange(n)
         self._write = self._row_writer()
         # each table's live game state, to read (render, a search agent), never to replace
@@ -192,13 +192,15 @@ class CardVectorEnv:
     def checked_actions(self, actions: Any) -> list[int]:
         """``actions`` as a list of ints, or the error of the first table whose action is not
         legal (``IllegalActionError`` naming the table, the seat and the rules' reason)."""
+        if not self.started:
+            raise RuntimeError("call reset() before step()")
         array = np.asarray(actions)
         if array.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {array.shape}")
         if array.dtype.kind not in "iu":
             raise TypeError(f"actions must be integer ids, got dtype {array.dtype}")
         in_range = (array >= 0) & (array < self.num_actions)
-        legal = in_range & self.action_masks[self._rows, np.where(in_range, array, 0)]
+        legal = in_range & self.masks[self._rows, np.where(in_range, array, 0)]
         if not legal.all():
             raise self._illegal(int(np.flatnonzero(~legal)[0]), int(array[~legal][0]))
         return array.tolist()
@@ -230,10 +232,10 @@ class CardVectorEnv:
                 write(state, seat, row)
 
             return write_row
-        observe = encoding.observe
+        observe, views = encoding.observe, list(observations)
 
         def copy_row(i: int, state: Any, seat: int) -> None:
-            observations[i] = observe(state, seat)
+            views[i][...] = observe(state, seat)
 
         return copy_row
 

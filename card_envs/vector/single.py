@@ -65,21 +65,21 @@ class SingleAgentVectorEnv(VectorEnv):
         **options: Any,
     ):
         self.tables = CardVectorEnv(env_id, num_envs, seed=seed, **options)
-        self.info = self.tables.describe()
-        n = self.num_players = self.info.num_players
+        self.env_info = self.tables.describe()
+        n = self.num_players = self.env_info.num_players
         self.kinds = self._checked_kinds(opponents, n)
         if seat != ROTATE and (isinstance(seat, bool) or seat not in range(n)):
             raise ValueError(f"seat must be {ROTATE!r} or 0..{n - 1}, not {seat!r}")
         self.seat_rule = seat
         self.num_envs = self.tables.num_envs
-        spec = self.info.obs_spec
+        spec = self.env_info.obs_spec
         self.single_observation_space = spaces.Box(spec.low, spec.high, (spec.size,), OBS_DTYPE)
-        self.single_action_space = spaces.Discrete(self.info.num_actions)
+        self.single_action_space = spaces.Discrete(self.env_info.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         # Agents per table, by relative seat (1 = the learner's left ...), made once.
         self._agents = [
-            [make_agent(kind, self.info) for kind in self.kinds] for _ in range(self.num_envs)
+            [make_agent(kind, self.env_info) for kind in self.kinds] for _ in range(self.num_envs)
         ]
         # what act_at reads of an env, duck-typed
         self._views: list[Any] = [TableView(self.tables, i) for i in range(self.num_envs)]
@@ -168,7 +168,7 @@ class SingleAgentVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """``(num_envs, A)`` bool: each table's legal actions for its learner (a buffer that
         the next step rewrites)."""
-        return self.tables.action_masks
+        return self.tables.masks
 
     def record(self, index: int) -> dict[str, Any]:
         """The record (docs/records.md) of table ``index``'s last finished game, its seats
