@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from card_envs.core.env import REWARD_MODES
+from card_envs.core.game import Game
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,12 @@ ENV_OPTIONS = (
 )
 
 
-def declared_options(game_class: type) -> tuple[Option, ...]:
+def declared_options(game_class: type[Game]) -> tuple[Option, ...]:
     """The game's declared options, checked against its constructor: every keyword but
     ``num_players`` (the seats) is declared, and nothing else."""
     declared = tuple(getattr(game_class, "options", ()))
-    parameters = inspect.signature(game_class.__init__).parameters
-    wanted = {name for name in parameters if name not in ("self", "num_players")}
+    parameters = inspect.signature(game_class).parameters
+    wanted = {name for name in parameters if name != "num_players"}
     names = {option.name for option in declared}
     if names != wanted:
         raise TypeError(
@@ -64,11 +65,11 @@ def declared_options(game_class: type) -> tuple[Option, ...]:
     return declared
 
 
-def option_table(game_class: type, settable_only: bool = False) -> dict[str, dict[str, Any]]:
+def option_table(game_class: type[Game], settable_only: bool = False) -> dict[str, dict[str, Any]]:
     """Each option of the game and its env, by name: ``kind``, ``default``, ``description``
     and ``choices`` or ``min``/``max``, as JSON data (a tuple default as a list). With
     ``settable_only``, the options a form may set: no file."""
-    parameters = inspect.signature(game_class.__init__).parameters
+    parameters = inspect.signature(game_class).parameters
     table = {}
     for option in (*declared_options(game_class), *ENV_OPTIONS):
         if settable_only and option.path:
@@ -88,6 +89,6 @@ def option_table(game_class: type, settable_only: bool = False) -> dict[str, dic
     return table
 
 
-def game_title(game_class: type) -> str:
+def game_title(game_class: type[Game]) -> str:
     """The game's full name (its ``title``), else its short name."""
     return str(getattr(game_class, "title", game_class.name))

@@ -240,7 +240,8 @@ def in_text_order(cards: list[Card], text: str) -> list[Card]:
 def label_positions(labels: Sequence[str], line: str) -> list[int] | None:
     """Where each label stands in ``line``, copies of one label at successive places (``2x
     Sunny`` counts once for both); None when a label is missing."""
-    positions, after = [], {}
+    positions: list[int] = []
+    after: dict[str, int] = {}
     for label in labels:
         pattern = r"(?<![\w♣♦♥♠])" + re.escape(label) + r"(?!\w)"
         found = re.search(pattern, line[after.get(label, 0) :])
