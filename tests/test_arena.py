@@ -558,7 +558,7 @@ def test_cli_writes_the_documented_json_and_a_png(tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     assert "seamless_v0, 4 players: 3 deals x 2 seatings = 6 games" in printed
-    assert "95% CI" in printed and "arena: 1 runs in" in printed
+    assert "95% CI" in printed and "arena: 1 game in" in printed
 
 
 def test_cli_game_all_covers_every_registered_game(tmp_path):

@@ -816,7 +816,7 @@ class Estimate:
     def of(cls, job: Job, trust: bool = False) -> Estimate:
         env = make(job.env_name, num_players=job.num_players)
         info = env.describe()
-        positions, per_seat = sample_positions(env, info)
+        positions, per_seat = sample_positions(env, info, trust)
         kinds = sorted({name for lineup in job.lineups for name in lineup.names})
         return cls(
             {k: decision_seconds(make_agent(k, info, 0, trust=trust), positions) for k in kinds},
@@ -832,11 +832,15 @@ class Estimate:
         )
 
 
-def sample_positions(env: CardEnv, info: EnvInfo) -> tuple[list[tuple[CardEnv, Any]], float]:
+def sample_positions(
+    env: CardEnv, info: EnvInfo, trust: bool = False
+) -> tuple[list[tuple[CardEnv, Any]], float]:
     """Copies of a seeded game at :data:`SAMPLE_DECISIONS` + 1 of its decisions with a choice,
     spread over it, and the decisions per seat it took (played by the heuristic where the game
     has one). A forced move costs any agent little, so none is sampled (the estimate errs long)."""
-    agent = make_agent(HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM, info, 0)
+    agent = make_agent(
+        HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM, info, 0, trust=trust
+    )
     env.reset(seed=0)
     seen, count = [], 0
     for _, observation in decisions(env):
