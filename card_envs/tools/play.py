@@ -355,8 +355,9 @@ def add_parser(subparsers: Any) -> None:
         "--opponents",
         nargs="+",
         default=None,
-        help="agents filling the other seats in turn: random, heuristic, ppo, a checkpoint "
-        "path or package.module:ClassName (default: heuristic, else random)",
+        help="agents filling the other seats in turn: the game's kinds ('card-envs list "
+        "--agents' lists them), a checkpoint path or package.module:ClassName (default: "
+        "heuristic, else random)",
     )
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--seed", type=int, default=0, help="the deal")
