@@ -47,9 +47,10 @@ PROBE_DEALS = 1  # deals every line-up plays first, to measure its cost (they co
 ROUND_DEALS = 4  # sized to a budget, a game's deals are played in rounds of at least this many
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
 # A run of fixed size (--episodes) estimated to take longer than this says so before it starts,
-# from SAMPLE_DECISIONS timed decisions of each agent on positions of one game.
+# from SAMPLE_DECISIONS timed decisions of each agent on positions of SAMPLE_GAMES games.
 LONG_RUN_SECONDS = 10.0
-SAMPLE_DECISIONS = 5
+SAMPLE_DECISIONS = 8
+SAMPLE_GAMES = 4
 REDRAW_EVERY = 0.25  # seconds between redraws of the progress line on a terminal
 
 
@@ -721,7 +722,7 @@ class Arena:
             )
             self._note(
                 f"arena: about {clock_text(seconds)} to play on "
-                f"{plural(self.workers.count, 'worker')}, "
+                f"{plural(self.workers.count, 'worker')} with the cores to themselves, "
                 f"estimated from a few timed decisions ({dear}); Ctrl-C stops"
             )
 
@@ -835,21 +836,23 @@ class Estimate:
 def sample_positions(
     env: CardEnv, info: EnvInfo, trust: bool = False
 ) -> tuple[list[tuple[CardEnv, Any]], float]:
-    """Copies of a seeded game at :data:`SAMPLE_DECISIONS` + 1 of its decisions with a choice,
-    spread over it, and the decisions per seat it took (played by the heuristic where the game
-    has one). A forced move costs any agent little, so none is sampled (the estimate errs long)."""
+    """Copies of :data:`SAMPLE_GAMES` seeded games at :data:`SAMPLE_DECISIONS` + 1 of their
+    decisions with a choice, spread over them, and the decisions per seat they took (played by
+    the heuristic where the game has one: cheap, and near the length of real games). A forced
+    move costs any agent little, so none is sampled (the estimate errs long)."""
     agent = make_agent(
         HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM, info, 0, trust=trust
     )
-    env.reset(seed=0)
     seen, count = [], 0
-    for _, observation in decisions(env):
-        count += 1
-        if observation["action_mask"].sum() > 1:
-            seen.append((copy.deepcopy(env), observation))
-        env.step(agent.act_at(env, observation))
+    for seed in range(SAMPLE_GAMES):
+        env.reset(seed=seed)
+        for _, observation in decisions(env):
+            count += 1
+            if observation["action_mask"].sum() > 1:
+                seen.append((copy.deepcopy(env), observation))
+            env.step(agent.act_at(env, observation))
     picks = np.linspace(0, len(seen) - 1, SAMPLE_DECISIONS + 1).round().astype(int)
-    return [seen[i] for i in dict.fromkeys(picks)], count / info.num_players
+    return [seen[i] for i in dict.fromkeys(picks)], count / SAMPLE_GAMES / info.num_players
 
 
 def decision_seconds(agent: Agent, positions: Sequence[tuple[CardEnv, Any]]) -> float:
