@@ -143,10 +143,10 @@ def test_without_a_seed_one_is_drawn_and_reset_continues_the_seed_rule():
     again = vector.make("seals_v0", 3, seed=venv.seed, num_players=2)
     assert np.array_equal(again.reset()[0]["observation"], obs["observation"])
     assert vector.make("seals_v0", 3, num_players=2).seed != venv.seed
-    venv.reset()  # no seed: each table's next game, game 1 of the rule
+    obs, info = venv.reset()  # no seed: each table's next game, game 1 of the rule
     env = make("seals_v0", num_players=2)
     env.reset(seed=venv.seed + 2 + 1 * 3)
-    check_like_aec(env, venv._obs, {"current_player": venv.current_player}, 2)
+    check_like_aec(env, obs, info, 2)
     assert venv.table_seed(2) == venv.seed + 5
 
 
@@ -315,6 +315,19 @@ def test_single_agent_rewards_sum_to_the_learners_outcome():
             totals[i], finished = 0.0, finished + 1
 
 
+def test_a_search_agent_plays_through_act_at_on_its_table():
+    """A search agent samples the hidden cards from the table's state (``act_at``)."""
+    opponents = "ismcts:iterations=10"
+    venv = vector.single_agent("seals_v0", 2, opponents=opponents, seed=0, num_players=2)
+    venv.reset()
+    rng, ended = np.random.default_rng(0), False
+    while not ended:
+        _, _, terminated, truncated, _ = venv.step(vector.random_actions(venv.action_masks(), rng))
+        ended = bool((terminated | truncated).any())
+    table = int(np.flatnonzero(terminated | truncated)[0])
+    assert opponents in venv.record(table)["agents"]
+
+
 def test_single_agent_checks_its_arguments():
     with pytest.raises(ValueError, match="2 kinds"):
         vector.single_agent("seals_v0", 2, opponents=["random"], num_players=3)
@@ -341,11 +354,14 @@ def test_maskable_ppo_trains_on_the_sb3_wrapper():
 
 @pytest.mark.slow
 def test_maskable_ppo_beats_random_on_the_vector_env():
-    """MaskablePPO from scratch on 2-player Seals against random players, 60k learner steps."""
+    """MaskablePPO from scratch on 2-player Seals against random players: 20k learner steps
+    gave 0.84 of 400 fresh deals (0.87 after 10k; fair share 0.5)."""
     sb3_contrib = pytest.importorskip("sb3_contrib")
     train = vector.single_agent("seals_v0", 32, opponents="random", seed=0, num_players=2)
-    model = sb3_contrib.MaskablePPO("MlpPolicy", vector.to_sb3(train), n_steps=64, seed=0)
-    model.learn(60_000)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", vector.to_sb3(train), n_steps=64, batch_size=256, seed=0
+    )
+    model.learn(20_000)
     venv = vector.single_agent("seals_v0", 50, opponents="random", seed=10**9, num_players=2)
     obs, _ = venv.reset()
     played = won = 0
@@ -354,7 +370,7 @@ def test_maskable_ppo_beats_random_on_the_vector_env():
         obs, _, terminated, truncated, info = venv.step(actions)
         for i in np.flatnonzero(terminated | truncated):
             played, won = played + 1, won + info["final_winners"][i, info["final_seat"][i]]
-    assert won / played > 0.6
+    assert won / played > 0.65
 
 
 @pytest.mark.slow
