@@ -70,10 +70,10 @@ def make_builtin(kind: str, info: EnvInfo, seed: int | None = None) -> Agent | N
     if search is not None:
         return search
     if kind == "heuristic":
-        module = agents_module(info.name)
-        if not hasattr(module, "HeuristicAgent"):
+        heuristic = getattr(agents_module(info.name), "HeuristicAgent", None)
+        if heuristic is None:
             raise ValueError(f"no heuristic agent for {info.name}")
-        return module.HeuristicAgent(info, seed)
+        return heuristic(info, seed)
     stronger = stronger_heuristics(info)
     if kind in stronger:
         return stronger[kind](info, seed)

@@ -1,7 +1,7 @@
 """Training settings shared by ``card-envs train`` (:mod:`card_envs.training.cli`), the
 trainer (:mod:`card_envs.training.train_ppo`) and the other training scripts: the defaults, the
-opponent kinds and what a game may set for itself. A module of its own so that the trainer never imports the
-command line.
+opponent kinds and what a game may set for itself. A module of its own so that the trainer never
+imports the command line.
 """
 
 from __future__ import annotations

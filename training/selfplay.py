@@ -69,7 +69,7 @@ def legal_log_probs(
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
     logits = policy.action_net(latent).gather(1, ids)
     if isinstance(policy, AdvisedPolicy):  # its per-action input, of the same ids
-        per_action = observations[:, -policy.action_space.n :]
+        per_action = observations[:, -policy.pi_features_extractor.num_actions :]
         logits = policy.with_advice(logits, per_action.gather(1, ids))
     return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
 

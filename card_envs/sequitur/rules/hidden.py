@@ -89,7 +89,7 @@ def settle_returned_ball(state: SequiturState, seat: int, observer: int) -> bool
     ``observer`` cannot see. ``False`` when there is none: the letters then tell ``observer``
     of the exchange."""
     own, shown = state.racks[observer], state.shown_racks[seat]
-    drawn = [(own, i) for i, b in enumerate(own) if b in shown]
+    drawn: list[tuple[list[int] | None, int]] = [(own, i) for i, b in enumerate(own) if b in shown]
     if state.ball in shown and state.actor == observer:
         drawn.append((None, 0))
     if not drawn:
