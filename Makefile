@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCK := requirements/lock.txt
 
-.PHONY: setup browser arena test test-wheel test-slow test-notebooks lab bench lint docs train eval-trained train-rllib test-rllib lock clean
+.PHONY: setup browser arena test test-wheel test-slow test-notebooks lab bench lint docs docs-serve docs-build train eval-trained train-rllib test-rllib lock clean
 
 setup: $(STAMP)
 
@@ -104,6 +104,16 @@ bench: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/card-envs docs
+
+# The documentation site (mkdocs.yml; tests/test_site.py builds it strictly in make test): a
+# preview that rebuilds on save, the notebooks run once and then taken from build/mkdocs-jupyter
+# until they change; and the site as published, notebooks executed afresh, into build/site.
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve
+
+docs-build: $(STAMP)
+	rm -rf build/mkdocs-jupyter
+	$(BIN)/mkdocs build --strict
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
