@@ -21,13 +21,16 @@ KERNELS := $(wildcard card_envs/*/*.pyx card_envs/*/*/*.pyx)
 PIP := $(BIN)/python -m pip install -qq --disable-pip-version-check
 
 $(STAMP): $(LOCK) pyproject.toml setup.py $(KERNELS)
-	@echo "setup: installing the locked dependencies into $(VENV) from $(LOCK)"
-	@echo "setup: about 180 packages, torch's CPU wheel among them: 5 to 10 minutes on a first run"
+	@echo "setup [1/3]: a virtual environment in $(VENV) with $(PYTHON) (seconds)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "setup [2/3]: about 180 locked packages from $(LOCK), torch's CPU wheel among them (5 to 10 minutes on a first run)"
 	$(PIP) --require-hashes --no-deps -r $(LOCK)
-	@echo "setup: building card-envs and compiling its Cython kernels (1 to 3 minutes)"
-	$(PIP) --no-deps --no-build-isolation -e .
+	@echo "setup [3/3]: card-envs itself, editable, compiling its Cython kernels (1 to 3 minutes)"
+# setuptools notes that an editable install mapping agents/ and training/ into card_envs uses an
+# import hook, and that same-named folders may take precedence: here they are the package.
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+	@echo "setup: done ($(BIN)/card-envs --version shows the compiled kernels)"
 
 # Refreshes the locks after a change of the ranges in pyproject.toml, keeping every pin that still
 # fits; `make lock UPGRADE=1` moves every package to the newest the ranges allow (then make test).
