@@ -26,7 +26,7 @@ from card_envs.core.env import CardEnv
 from card_envs.core.options import game_title, option_table
 from card_envs.registry import env_module, env_names, make, player_counts
 from card_envs.server.limits import MAX_TABLES, TTL_SECONDS
-from card_envs.server.views import observed_round, observed_scores, public_view, seat_view
+from card_envs.server.views import observed_scores, public_view, seat_view
 from card_envs.tools.arena import derived_seed
 from card_envs.tools.play import action_blocks, parse_move, public_move, seen_move
 
@@ -50,26 +50,26 @@ def settable_options(name: str) -> dict[str, dict[str, Any]]:
     return option_table(env_module(name).raw_env.game_class, settable_only=True)
 
 
-@cache
 def games() -> list[dict[str, Any]]:
     """``GET /api/games``: each game's full name, player counts, settable options and agent
-    kinds."""
-    listing = []
-    for name in env_names():
-        counts = player_counts(name)
-        kinds = {str(n): agent_kinds(make(name, num_players=n).describe()) for n in counts}
-        game_class = env_module(name).raw_env.game_class
-        listing.append(
-            {
-                "name": name,
-                "title": game_title(game_class),
-                "players": list(counts),
-                "default_players": game_class.default_players,
-                "options": settable_options(name),
-                "agents": kinds,
-            }
-        )
-    return listing
+    kinds, for the envs registered now (a game registered later is listed too)."""
+    return [game_entry(name) for name in env_names()]
+
+
+@cache
+def game_entry(name: str) -> dict[str, Any]:
+    """One game's listing (built once: it makes an env per player count)."""
+    counts = player_counts(name)
+    kinds = {str(n): agent_kinds(make(name, num_players=n).describe()) for n in counts}
+    game_class = env_module(name).raw_env.game_class
+    return {
+        "name": name,
+        "title": game_title(game_class),
+        "players": list(counts),
+        "default_players": game_class.default_players,
+        "options": settable_options(name),
+        "agents": kinds,
+    }
 
 
 def whole_number(value: Any, what: str, low: int, high: int) -> int:
@@ -165,7 +165,7 @@ class Table:
         info = self.env.describe()
         views = info.obs_spec.views(self.env.encoding.observe(self.env.game_state, seat))
         scores: list[float | None] = list(observed_scores(info.name, views, seat))
-        return observed_round(info.name, views), scores
+        return self.env.game.round_index(self.env.game_state), scores
 
     @property
     def over(self) -> bool:
