@@ -20,6 +20,7 @@ GENERIC = [
     "card_envs/tools",
     "card_envs/server",
     "card_envs/vector",
+    "card_envs/openspiel",
     "card_envs/cli.py",
     "card_envs/registry.py",
     "card_envs/records.py",

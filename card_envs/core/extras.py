@@ -19,6 +19,9 @@ EXTRAS = {
     "rllib": "training on Ray RLlib and its agents",
     "plot": "plots of arena results",
     "bench": "the benchmarks' reference libraries",
+    "openspiel": "the games as OpenSpiel games, card_envs.openspiel",
+    "torchrl": "the TorchRL recipe",
+    "tianshou": "the Tianshou recipe",
 }
 
 
