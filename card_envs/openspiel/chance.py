@@ -26,11 +26,14 @@ MAX_CHANCE_OUTCOMES = 128
 
 
 class NeedChance(Exception):
-    """The transition needs one more chance action, whose outcome ``i`` has ``probabilities[i]``."""
+    """The transition needs one more chance action, whose outcome ``i`` has ``probabilities[i]``;
+    ``then`` lists the sizes of the uniform choices that surely follow it (the rest of a
+    permutation), so they need no new probe."""
 
-    def __init__(self, probabilities: list[float]):
+    def __init__(self, probabilities: list[float], then: Sequence[int] = ()):
         super().__init__(f"the next chance action has {len(probabilities)} outcomes")
         self.probabilities = probabilities
+        self.then = list(then)
 
 
 class ChoiceRng:
@@ -47,24 +50,25 @@ class ChoiceRng:
         """How many of the choices the draws so far took."""
         return self._next
 
-    def _take(self, probabilities: list[float]) -> int:
+    def _take(self, probabilities: list[float], then: Sequence[int] = ()) -> int:
         """The next choice, whose outcomes have ``probabilities``; raises NeedChance if none."""
         if self._next == len(self._choices):
-            raise NeedChance(probabilities)
+            raise NeedChance(probabilities, then)
         choice = int(self._choices[self._next])
         if not 0 <= choice < len(probabilities):
             raise ValueError(f"chance choice {choice} is out of range 0..{len(probabilities) - 1}")
         self._next += 1
         return choice
 
-    def _choose(self, outcomes: int) -> int:
-        """One uniform choice among ``outcomes``: one chance action, or two past the bound."""
+    def _choose(self, outcomes: int, then: Sequence[int] = ()) -> int:
+        """One uniform choice among ``outcomes``: one chance action, or two past the bound.
+        ``then``: the sizes of the uniform choices that surely follow (see NeedChance)."""
         if outcomes <= 0:
             raise ValueError(f"a chance choice needs at least one outcome, got {outcomes}")
         if outcomes == 1:
             return 0
         if outcomes <= MAX_CHANCE_OUTCOMES:
-            return self._take([1.0 / outcomes] * outcomes)
+            return self._take([1.0 / outcomes] * outcomes, then)
         width = MAX_CHANCE_OUTCOMES
         sizes = [min(width, outcomes - start) for start in range(0, outcomes, width)]
         block = self._take([size / outcomes for size in sizes])
@@ -82,7 +86,10 @@ class ChoiceRng:
     def permutation(self, x: int | Sequence[Any]) -> np.ndarray:
         """A uniform permutation of ``range(x)``, or of the items of ``x``."""
         items = list(range(x)) if isinstance(x, int | np.integer) else list(x)
-        order = [items.pop(self._choose(len(items))) for _ in range(len(items) - 1)]
+        size = len(items)
+        # A permutation within the bound announces its later choices: one probe a permutation.
+        later = range(size - 1, 1, -1) if size <= MAX_CHANCE_OUTCOMES else range(0)
+        order = [items.pop(self._choose(size - i, later[i:])) for i in range(size - 1)]
         return np.asarray(order + items)
 
     def shuffle(self, x: list[Any]) -> None:

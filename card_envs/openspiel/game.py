@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Mapping
+import pickle
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -138,6 +139,13 @@ class CardGame(pyspiel.Game):
         """A game not dealt yet: a chance node, whose chance actions deal it."""
         return CardState(self)
 
+    def state_at(self, engine: Any, moves: Sequence[Sequence[int]] | None = None) -> CardState:
+        """A state at the rules' state ``engine`` (between transitions; a copy is taken), each
+        player's own moves so far being ``moves[player]`` (they key its information state):
+        how a game played elsewhere, such as in the AEC env, hands a position to OpenSpiel.
+        Its ``history()`` and ``returns()`` start there."""
+        return CardState(self, self.table.rules.clone(engine), moves)
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> CardObserver:
@@ -183,18 +191,24 @@ class Table:
 class CardState(pyspiel.State):
     """One position of the game, between transitions or inside one (a chance node)."""
 
-    def __init__(self, game: CardGame):
+    def __init__(
+        self, game: CardGame, engine: Any = None, moves: Sequence[Sequence[int]] | None = None
+    ):
         super().__init__(game)
         self._table = game.table
-        self._engine: Any = None  # the rules' state; None until the first deal completes
-        self._pending = _START  # the transition being resolved (an action), or None
+        self._engine: Any = engine  # the rules' state; None until the first deal completes
+        self._pending = _START if engine is None else None  # the transition being resolved
         self._choices: list[int] = []  # its chance choices so far
         self._chance: list[float] = []  # the next chance action's probabilities
-        self._moves: list[list[int]] = [[] for _ in range(self._table.num_players)]
+        self._then: list[int] = []  # the sizes of the uniform chance actions sure to follow
+        self._moves = [list(own) for own in moves or [[]] * self._table.num_players]
         self._scores: list[float] = []
         self._returns = [0.0] * self._table.num_players
         self._rewards = [0.0] * self._table.num_players
-        self._resolve()
+        if engine is None:
+            self._resolve()
+        elif self._table.reward_mode == "score":
+            self._scores = [float(score) for score in self._table.rules.scores(engine)]
 
     # -- what the engine says ------------------------------------------------------------------
     def engine_state(self) -> Any:
@@ -230,30 +244,44 @@ class CardState(pyspiel.State):
 
     # -- transitions ---------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
-        if self._pending is not None:
-            self._choices.append(int(action))
-        else:
+        if self._pending is None:
             self._moves[self.current_player()].append(int(action))
             self._pending = int(action)
+        else:
+            self._choices.append(int(action))
+            if self._then:  # the next choice of a permutation under way: no probe needed
+                size = self._then.pop(0)
+                self._chance = [1.0 / size] * size
+                return
         self._resolve()
 
     def _resolve(self) -> None:
         """Probe the pending transition with the choices so far: a chance node if it needs
-        another, else its result becomes the engine state and pays its rewards."""
-        rules, rng = self._table.rules, ChoiceRng(self._choices)
+        another, else its result becomes the engine state and pays its rewards. The engine
+        state is changed in place and restored from a snapshot when the probe stops: states
+        are plain data, which the Game contract copies by pickling (Game.clone)."""
+        rules, rng, first = self._table.rules, ChoiceRng(self._choices), self._pending == _START
+        snapshot = None if first else pickle.dumps(self._engine, pickle.HIGHEST_PROTOCOL)
         try:
-            if self._pending == _START:
+            if first:
                 engine = rules.new_game(rng)
             else:
-                engine = rules.clone(self._engine)
+                engine = self._engine
                 rules.apply(engine, self._pending, rng)
         except NeedChance as need:
-            self._chance = need.probabilities
+            self._restore(snapshot)
+            self._chance, self._then = need.probabilities, need.then
             self._rewards = [0.0] * self._table.num_players
             return
-        first = self._pending == _START
+        except BaseException:
+            self._restore(snapshot)
+            raise
         self._engine, self._pending, self._choices, self._chance = engine, None, [], []
         self._pay(first)
+
+    def _restore(self, snapshot: bytes | None) -> None:
+        if snapshot is not None:
+            self._engine = pickle.loads(snapshot)
 
     def _pay(self, first: bool) -> None:
         """The env's rewards for the transition just completed (none for the first deal)."""
