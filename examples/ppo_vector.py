@@ -32,7 +32,7 @@ class Args:
     torch_threads: int = 2
     # training
     total_timesteps: int = 2_000_000  # learner decisions; max_seconds usually stops first
-    max_seconds: float = 240.0  # wall-clock budget of the training loop
+    max_seconds: float = 200.0  # wall-clock budget of the training loop
     num_envs: int = 64  # tables stepped together
     num_steps: int = 64  # decisions per table per rollout
     learning_rate: float = 1e-3
@@ -139,8 +139,10 @@ def train(args: Args) -> tuple[Agent, dict]:
     next_obs = torch.tensor(next_obs)
     next_mask = torch.tensor(envs.action_masks())
     next_done = torch.zeros(args.num_envs)
-    start, steps, episodes, returns = time.time(), 0, 0, []
-    while steps < args.total_timesteps and time.time() - start < args.max_seconds:
+    start, steps, episodes, returns, took = time.time(), 0, 0, [], 0.0
+    # an iteration starts only if one as long as the last (took seconds) still fits the budget
+    while steps < args.total_timesteps and time.time() - start + took < args.max_seconds:
+        begun = time.time()
         if args.anneal_lr:
             left = max(0.0, 1.0 - (time.time() - start) / args.max_seconds)
             optimizer.param_groups[0]["lr"] = left * args.learning_rate
@@ -159,6 +161,7 @@ def train(args: Args) -> tuple[Agent, dict]:
         advantages, targets = gae(agent, args, next_obs, next_done, rewards, dones, values)
         batch = (obs, masks, actions, logprobs, advantages, targets)
         update(agent, optimizer, args, [x.reshape(-1, *x.shape[2:]) for x in batch])
+        took = time.time() - begun
         recent = returns[-500:]
         print(
             f"{time.time() - start:6.1f}s steps {steps:8,d} games {episodes:6,d} "

@@ -376,7 +376,7 @@ def test_maskable_ppo_beats_random_on_the_vector_env():
 @pytest.mark.slow
 def test_the_single_file_ppo_reaches_its_bar_within_five_minutes(tmp_path):
     """examples/ppo_vector.py's defaults: 2-player Seals against random players, at least 0.8
-    of 1,000 fresh deals won after at most 240 s of training, 300 s in all."""
+    of 1,000 fresh deals won after at most 200 s of training, 300 s in all."""
     out = tmp_path / "result.json"
     subprocess.run(
         [sys.executable, str(EXAMPLE), "--json", str(out)], check=True, timeout=300, cwd=ROOT
