@@ -36,7 +36,7 @@ $(STAMP): $(LOCK) pyproject.toml setup.py $(KERNELS)
 # fits; `make lock UPGRADE=1` moves every package to the newest the ranges allow (then make test).
 # requirements/lock.in keeps torch on the CPU wheel, which pip finds in /opt/wheels; the rllib lock
 # holds the same versions plus Ray. Takes a few minutes (pip-compile fetches every hash).
-LOCK_EXTRAS := train,serve,plot,bench,docs,notebooks,dev
+LOCK_EXTRAS := train,serve,plot,bench,docs,notebooks,dev,openspiel,torchrl,tianshou
 COMPILE := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --find-links /opt/wheels $(if $(UPGRADE),--upgrade)
 

@@ -4,6 +4,9 @@ information-state string under resampling, and OpenSpiel's Python IS-MCTS playin
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -278,3 +281,9 @@ def test_openspiel_ismcts_plays_a_full_game_of_every_env(env_id):
         state.apply_action(bot.step(state))
         rules.check_invariants(state.engine_state())
     assert len(state.returns()) == game.num_players()
+
+
+def test_without_the_extra_the_error_names_it():
+    script = "import sys; sys.modules['pyspiel'] = None\nimport card_envs.openspiel"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert 'pip install "card-envs[openspiel]"' in result.stderr.strip().splitlines()[-1]

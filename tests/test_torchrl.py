@@ -82,3 +82,9 @@ def test_the_recipe_beats_random(tmp_path):
     )
     result = json.loads(out.read_text())
     assert result["interval"][0] > 0.5 and result["eval_games"] >= 1000
+
+
+def test_the_recipe_without_its_extra_names_the_extra():
+    script = f"import sys, runpy; sys.modules['torchrl'] = None\nrunpy.run_path({str(RECIPE)!r})"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert 'pip install "card-envs[torchrl]"' in result.stderr.strip().splitlines()[-1]
