@@ -13,8 +13,9 @@ setup: $(STAMP)
 
 # The lock pins the whole tree that setup installs, with hashes: every extra but rllib (train,
 # serve, plot, bench, docs, notebooks, dev, openspiel, torchrl, tianshou), and torch as the CPU
-# wheel (a loose torch would fetch a multi-GB CUDA build). Then the project itself, editable and without dependencies, built by the
-# locked setuptools and Cython; a kernel's .pyx edited since the last install rebuilds it.
+# wheel (a loose torch would fetch a multi-GB CUDA build). Then the project itself, editable and
+# without dependencies, built by the locked setuptools and Cython; a kernel's .pyx edited since
+# the last install rebuilds it.
 KERNELS := $(wildcard card_envs/*/*.pyx card_envs/*/*/*.pyx)
 # -qq keeps errors and drops pip's warnings (one per package about the local package folders
 # this machine's pip config lists).
