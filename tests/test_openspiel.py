@@ -287,3 +287,18 @@ def test_without_the_extra_the_error_names_it():
     script = "import sys; sys.modules['pyspiel'] = None\nimport card_envs.openspiel"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert 'pip install "card-envs[openspiel]"' in result.stderr.strip().splitlines()[-1]
+
+
+def test_the_head_to_head_plays_both_searchers():
+    """card_envs.openspiel.versus on one short game: both searchers move, their seats differ,
+    and at most one game's worth of wins is shared out."""
+    from card_envs.openspiel import versus
+
+    assert versus.seats(0, 4) != versus.seats(1, 4)
+    assert len({versus.seats(g, 4) for g in range(12)}) == 12
+    result = versus.play("seamless_v0", {"max_rounds": 1}, 2, 0.7, range(1))
+    summary = result.summary()
+    assert summary["games"] == 1
+    for side in versus.SIDES:
+        assert summary[side]["moves"] > 0 and summary[side]["ms_per_move"] > 0
+    assert summary["openspiel"]["win_share"] + summary["library"]["win_share"] <= 1.0
