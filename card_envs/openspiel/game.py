@@ -14,7 +14,7 @@ import hashlib
 import inspect
 import pickle
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -260,14 +260,18 @@ class CardState(pyspiel.State):
         another, else its result becomes the engine state and pays its rewards. The engine
         state is changed in place and restored from a snapshot when the probe stops: states
         are plain data, which the Game contract copies by pickling (Game.clone)."""
-        rules, rng, first = self._table.rules, ChoiceRng(self._choices), self._pending == _START
+        rules, pending = self._table.rules, self._pending
+        assert pending is not None, "no transition to resolve"
+        # The generator the rules get: their samples draw only what ChoiceRng offers.
+        rng = cast(np.random.Generator, ChoiceRng(self._choices))
+        first = pending == _START
         snapshot = None if first else pickle.dumps(self._engine, pickle.HIGHEST_PROTOCOL)
         try:
             if first:
                 engine = rules.new_game(rng)
             else:
                 engine = self._engine
-                rules.apply(engine, self._pending, rng)
+                rules.apply(engine, pending, rng)
         except NeedChance as need:
             self._restore(snapshot)
             self._chance, self._then = need.probabilities, need.then
