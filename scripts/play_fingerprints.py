@@ -52,9 +52,10 @@ def play_hash(name: str, players: int, kind: str, max_moves: int | None) -> str:
 
 def selfplay_hash(name: str) -> str:
     """One small self-play cycle: the rollout's arrays and the weights after the update."""
-    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+    from card_envs.training.config import default_config
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer
 
-    config = default_config(name) | {"tables": 4, "rollout": 64, "batch_size": 32, "seed": 3}
+    config = default_config(name, tables=4, rollout=64, batch_size=32, seed=3)
     trainer = SelfPlayTrainer(config)
     rollout = trainer.collector.collect(trainer.policy, 64)
     digest = hashlib.sha256()

@@ -297,11 +297,12 @@ def test_short_selfplay_run_beats_random(tmp_path):
     machine at load 9) gave 0.83-0.875 against random over 200 held-out deals (fair 0.5)."""
     from card_envs.agents.match import win_share
     from card_envs.agents.policy import load_policy_agent
-    from card_envs.training.selfplay_ppo import default_config, train_selfplay
+    from card_envs.training.config import default_config
+    from card_envs.training.selfplay_ppo import train_selfplay
 
-    config = default_config("seals_v0", 2) | {
-        "timesteps": 300_000, "snapshot_every": 100_000, "eval_every": 300_000, "eval_games": 50
-    }  # fmt: skip
+    config = default_config(
+        "seals_v0", 2, timesteps=300_000, snapshot_every=100_000, eval_every=300_000, eval_games=50
+    )
     out = tmp_path / "seals.safetensors"
     train_selfplay(config, out, tmp_path / "run")
     share = win_share("seals_v0", 2, lambda info, seat: load_policy_agent(out, info, seat),

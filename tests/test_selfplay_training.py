@@ -161,14 +161,14 @@ def test_warm_start_then_selfplay_and_resume(tmp_path):
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--warm-start", "nobody"], "--warm-start 'nobody': one of seals_v0's built-in"),
-        (["--opponent-kind", "ppo2"], "--opponent-kind 'ppo2': one of seals_v0's built-in"),
+        (["--warm-start", "nobody"], "warm_start='nobody': one of seals_v0's built-in"),
+        (["--opponent-kind", "ppo2"], "opponent_kind='ppo2': one of seals_v0's built-in"),
         (["--resume", "x.zip"], "continues from a .safetensors"),
         (["--resume", "x.safetensors", "--warm-start", "heuristic"], "takes no --warm-start"),
         (["--advisor", "heuristic"], "observation alone: no advisor"),
-        (["--reward-mode", "points"], "--reward-mode 'points': one of win, score"),
-        (["--collect-workers", "0"], "--collect-workers 0: from 1 to the 64 tables"),
-        (["--collect-workers", "3", "--tables", "2"], "--collect-workers 3: from 1 to the 2"),
+        (["--reward-mode", "points"], "reward_mode='points': one of win, score"),
+        (["--collect-workers", "0"], "collect_workers=0: from 1 to the 64 tables"),
+        (["--collect-workers", "3", "--tables", "2"], "collect_workers=3: from 1 to the 2"),
     ],
 )
 def test_selfplay_refuses_bad_starts(tmp_path, flags, message):
@@ -191,8 +191,9 @@ def test_the_command_reports_the_clone_when_no_evaluation_beat_it():
 
 def test_the_reward_mode_reaches_every_table():
     """``--reward-mode score`` trains on the env's score rewards (points as they are won)."""
-    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+    from card_envs.training.config import default_config
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer
 
-    config = default_config("unfortunate_events_v0", 2) | {"tables": 2, "reward_mode": "score"}
+    config = default_config("unfortunate_events_v0", 2, tables=2, reward_mode="score")
     tables = SelfPlayTrainer(config).collector.tables
     assert [table.env.reward_mode for table in tables] == ["score", "score"]

@@ -233,13 +233,13 @@ def test_the_values_weight_starts_as_configured_and_a_checkpoint_keeps_its_own(t
     learning rate a step, so where it starts is about where it stays); a saved network loads
     with the weight it learnt, not the starting one."""
     from card_envs.agents.checkpoint import load_policy, save_policy
-    from card_envs.training.config import SELFPLAY_DEFAULTS
-    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+    from card_envs.training.config import SelfPlayConfig, default_config
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer
 
     info = make("sequitur_v1", num_players=2).describe()
     default = new_policy(info, 16, 1e-3, seed=0).advice_weight
-    assert float(default) == SELFPLAY_DEFAULTS["value_weight"] == 30.0
-    config = default_config("sequitur_v1", 2) | {"tables": 2, "width": 16, "value_weight": 12.0}
+    assert float(default) == SelfPlayConfig.value_weight == 30.0
+    config = default_config("sequitur_v1", 2, tables=2, width=16, value_weight=12.0)
     assert float(SelfPlayTrainer(config).policy.advice_weight) == 12.0
     policy = new_policy(info, 16, 1e-3, seed=0, value_weight=7.5)
     path = tmp_path / "net.safetensors"
@@ -250,9 +250,10 @@ def test_the_values_weight_starts_as_configured_and_a_checkpoint_keeps_its_own(t
 def test_selfplay_refuses_a_checkpoint_without_the_values_weight():
     """A plain MLP's weights (no ``advice_weight``) cannot continue sequitur_v1's self-play: the
     error names the missing tensor rather than the width."""
-    from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+    from card_envs.training.config import default_config
+    from card_envs.training.selfplay_ppo import SelfPlayTrainer
 
-    config = default_config("sequitur_v1", 2) | {"tables": 2, "width": 16}
+    config = default_config("sequitur_v1", 2, tables=2, width=16)
     trainer = SelfPlayTrainer(config)
     plain = new_policy(make("sequitur_v0", num_players=2).describe(), 16, 1e-3, 0).state_dict()
     with pytest.raises(ValueError, match="advice_weight"):

@@ -415,10 +415,10 @@ def test_selfplay_trains_a_network_that_plays(tmp_path, workers):
 
 def test_selfplay_takes_the_games_declared_settings():
     pytest.importorskip("sb3_contrib")
-    from card_envs.training.selfplay_ppo import default_config
+    from card_envs.training.config import default_config
 
     declared = importlib.import_module("leduc.agents").SELFPLAY
-    assert default_config(LEDUC).items() >= declared.items()
+    assert default_config(LEDUC).as_dict().items() >= declared.items()
 
 
 def test_a_record_written_and_read_back_replays(tmp_path):

@@ -4,6 +4,7 @@ help), and a slow end-to-end training run. The safe checkpoint format: test_chec
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 from sb3_contrib import MaskablePPO
 
 from card_envs import make
-from card_envs.agents import make_agent
+from card_envs.agents import make_agent, shipped_checkpoint
 from card_envs.agents.checkpoint import PickleCheckpointWarning, metadata_path
 from card_envs.agents.policy import load_policy_agent
 from card_envs.core.errors import IllegalActionError
@@ -329,13 +330,44 @@ def test_sequitur_trains_a_narrower_trunk_by_default():
     its engine): its defaults are width 32 and one epoch, from default_config and from the
     command line alike."""
     from card_envs.training.cli import config_from_args
-    from card_envs.training.selfplay_ppo import default_config
+    from card_envs.training.config import default_config
 
-    assert default_config("sequitur_v0")["width"] == 32
-    assert default_config("sequitur_v0")["n_epochs"] == 1
-    assert default_config("seamless_v0")["width"] == 32  # its engine is the fastest
-    assert default_config("seers_catalog_v0")["width"] == 64
+    assert default_config("sequitur_v0").width == 32
+    assert default_config("sequitur_v0").n_epochs == 1
+    assert default_config("seamless_v0").width == 32  # its engine is the fastest
+    assert default_config("seers_catalog_v0").width == 64
     args = subcommand("train").parse_args(["sequitur_v0", "--selfplay"])
-    assert config_from_args(args)["width"] == 32
+    assert config_from_args(args).width == 32
     args = subcommand("train").parse_args(["sequitur_v0", "--selfplay", "--width", "128"])
-    assert config_from_args(args)["width"] == 128
+    assert config_from_args(args).width == 128
+
+
+def test_a_config_is_frozen_checked_when_built_and_recorded_by_its_field_names():
+    """A config changes only through ``dataclasses.replace``, which checks the new one: a bad
+    value is a ``ValueError`` naming its field. Its record has the keys of every shipped
+    checkpoint's JSON, whose configs build again."""
+    from card_envs.training.config import PPOConfig, SelfPlayConfig, default_config, ppo_config
+
+    config = default_config("seals_v0", 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.width = 8  # type: ignore[misc]
+    assert dataclasses.replace(config, width=8).width == 8 and config.width == 64
+    for bad, message in [
+        ({"width": 0}, "width=0: at least 1"),
+        ({"tables": "4"}, "tables='4': not of type int"),
+        ({"snapshot_share": 1.5}, "snapshot_share=1.5: a share"),
+        ({"learning_rate": 0.0}, "learning_rate=0.0: more than 0"),
+        ({"num_players": 9}, "num_players=9: seals_v0 seats 2, 3, 4"),
+        ({"env": "nothing_v0"}, "env='nothing_v0': not a registered env"),
+        ({"rollout": 1, "tables": 2, "collect_workers": 2}, "rollout=1: at least a decision"),
+        ({"warm_start": "heuristic", "clone_games": 0}, "clone_games=0: at least 1"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            dataclasses.replace(config, **bad)
+    with pytest.raises(ValueError, match=r"opponents=.*one or more of random, heuristic, self"):
+        ppo_config("seals_v0", opponents=["self", "nobody"])
+    assert ppo_config("seals_v0", 2, opponents=["self"]).as_dict()["opponents"] == ["self"]
+    for path in sorted(shipped_checkpoint("seals_v0").parent.glob("*_ppo*.json")):
+        record = json.loads(path.read_text())["config"]
+        kind = SelfPlayConfig if "tables" in record else PPOConfig
+        assert kind(**record).as_dict().keys() >= record.keys(), path.name

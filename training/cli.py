@@ -18,17 +18,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.checkpoint import advisor_kinds
-from card_envs.core.env import REWARD_MODES
 from card_envs.registry import env_names, make
 from card_envs.training.config import (
-    DEFAULTS,
     GAME_SETTABLE,
     OPPONENTS,
-    SELFPLAY_DEFAULTS,
-    selfplay_defaults,
+    Config,
+    PPOConfig,
+    SelfPlayConfig,
+    default_config,
+    defaults,
+    ppo_config,
 )
 from card_envs.training.runs import kept_evaluation, new_run_dir
+
+# Each mode's settings with their defaults: the flags.
+PPO_DEFAULTS, SELFPLAY_DEFAULTS = defaults(PPOConfig), defaults(SelfPlayConfig)
 
 # What each setting does, for ``card-envs train --help`` (docs/training.md says more).
 HELP: dict[str, str] = {
@@ -91,16 +95,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players", type=int, default=None, help="seats at the table (default: the game's)"
     )
     parser.add_argument("--selfplay", action="store_true", help=SELFPLAY_HELP)
-    for key, default in {**DEFAULTS, **SELFPLAY_DEFAULTS}.items():
+    for key, default in {**PPO_DEFAULTS, **SELFPLAY_DEFAULTS}.items():
         flag = "--" + key.replace("_", "-")
         if isinstance(default, bool):
             parser.add_argument(flag, action="store_true", help=HELP[key])
-        elif isinstance(default, list):
+        elif isinstance(default, tuple):
             parser.add_argument(
                 flag,
                 nargs="+",
                 choices=OPPONENTS,
-                default=default,
+                default=list(default),
                 help=f"{HELP[key]} (default: {' '.join(default)})",
             )
         else:  # None: the default of the mode (PPO or --selfplay), resolved by config_from_args
@@ -132,14 +136,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def default_help(key: str) -> str:
     """The help of a flag whose default depends on ``--selfplay``."""
-    if key not in DEFAULTS:
+    if key not in PPO_DEFAULTS:
         default = SELFPLAY_DEFAULTS[key]
         return f"{HELP[key]} (with --selfplay; default: {'none' if default is None else default})"
     if key not in SELFPLAY_DEFAULTS:
-        return f"{HELP[key]} (default: {DEFAULTS[key]}; not with --selfplay)"
+        return f"{HELP[key]} (default: {PPO_DEFAULTS[key]}; not with --selfplay)"
     if key == "advisor":
-        return f"{HELP[key]} (default: {DEFAULTS[key]}; none with --selfplay)"
-    ppo, selfplay = DEFAULTS[key], SELFPLAY_DEFAULTS[key]
+        return f"{HELP[key]} (default: {PPO_DEFAULTS[key]}; none with --selfplay)"
+    ppo, selfplay = PPO_DEFAULTS[key], SELFPLAY_DEFAULTS[key]
     if key in GAME_SETTABLE:
         selfplay = f"{selfplay}, or the game's own"
     if ppo == selfplay:
@@ -160,50 +164,24 @@ def run_paths(args: argparse.Namespace, now: datetime | None = None) -> tuple[Pa
     return run_dir, args.out or run_dir / f"{args.game}_ppo.safetensors"
 
 
-def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The run's settings as saved beside the model (player count resolved, every flag not
-    given at the default of the mode: PPO, or ``--selfplay``)."""
-    info = make(args.game, num_players=args.players).describe()
-    defaults = selfplay_defaults(args.game) if args.selfplay else DEFAULTS
-    config = {"env": args.game, "num_players": info.num_players}
-    for key, default in defaults.items():
-        given = getattr(args, key)
-        config[key] = default if given is None else given
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The run's settings (player count resolved, every flag not given at the default of the
+    mode: PPO, or ``--selfplay`` with the game's own), checked before a run folder is made."""
+    keys = SELFPLAY_DEFAULTS if args.selfplay else PPO_DEFAULTS
+    given = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
     for key in ("advisor", "warm_start"):
-        if config.get(key) in ("none", ""):
-            config[key] = None
+        if given.get(key) in ("none", ""):
+            given[key] = None
     if args.selfplay:
-        check_selfplay(config, args.resume)
-    kinds = advisor_kinds(info)
-    if config["advisor"] is not None and config["advisor"] not in kinds:
-        raise ValueError(
-            f"--advisor {config['advisor']!r}: an advisor is one of {args.game}'s built-in "
-            f"agents ({', '.join(kinds)}) or none: a checkpoint records it by name"
-        )
-    for key in ("warm_start", "opponent_kind"):
-        if config.get(key) not in (None, *kinds):
-            flag = "--" + key.replace("_", "-")
-            raise ValueError(
-                f"{flag} {config[key]!r}: one of {args.game}'s built-in agents ({', '.join(kinds)})"
-            )
-    return config
+        config: Config = default_config(args.game, args.players, **given)
+        check_resume(config, args.resume)
+        return config
+    return ppo_config(args.game, args.players, **given)
 
 
-def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
-    """Refuse what self-play cannot do (before a run folder is made): an advisor, a reward mode
-    the envs do not have, collector workers without a table each, or a resume that is not a
-    pure network's ``.safetensors`` or that is combined with a warm start."""
-    if config["advisor"] is not None:
-        raise ValueError("--selfplay trains a network that sees the observation alone: no advisor")
-    if config["reward_mode"] not in REWARD_MODES:
-        raise ValueError(
-            f"--reward-mode {config['reward_mode']!r}: one of {', '.join(REWARD_MODES)}"
-        )
-    workers, tables = config["collect_workers"], config["tables"]
-    if not 1 <= workers <= tables:
-        raise ValueError(
-            f"--collect-workers {workers}: from 1 to the {tables} tables they share out"
-        )
+def check_resume(config: SelfPlayConfig, resume: Path | None) -> None:
+    """Refuse a self-play resume that is not a pure network's ``.safetensors`` or that is
+    combined with a warm start (before a run folder is made)."""
     if resume is None:
         return
     if resume.suffix != ".safetensors":
@@ -211,14 +189,14 @@ def check_selfplay(config: dict[str, Any], resume: Path | None) -> None:
             f"--selfplay --resume {resume}: self-play continues from a .safetensors (a run "
             f"folder's .zip is the PPO trainer's)"
         )
-    if config["warm_start"] is not None:
+    if config.warm_start is not None:
         raise ValueError("--resume continues a trained network: it takes no --warm-start")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     run_dir, out = run_paths(args)
-    if args.selfplay:
+    if isinstance(config, SelfPlayConfig):
         from card_envs.training.selfplay_ppo import train_selfplay
 
         result = train_selfplay(config, out, run_dir, args.resume)

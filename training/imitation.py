@@ -21,6 +21,7 @@ from card_envs.agents.match import in_processes, play_game
 from card_envs.agents.policy import with_advice
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
+from card_envs.training.config import Config
 from card_envs.training.selfplay import legal_index, legal_log_probs, values
 
 with require("train"):
@@ -198,7 +199,7 @@ def clone(
 
 
 def clone_as_configured(
-    policy, demos: Demonstrations, config: dict, threads: int = 1
+    policy, demos: Demonstrations, config: Config, threads: int = 1
 ) -> dict[str, float]:
     """:func:`clone` with a training config's ``clone_epochs``, ``clone_smoothing`` and
     ``seed``, on ``threads`` torch threads at least (the fit alone may use cores the
@@ -209,9 +210,9 @@ def clone_as_configured(
         return clone(
             policy,
             demos,
-            epochs=config["clone_epochs"],
-            smoothing=config["clone_smoothing"],
-            seed=config["seed"],
+            epochs=config.clone_epochs,
+            smoothing=config.clone_smoothing,
+            seed=config.seed,
         )
     finally:
         torch.set_num_threads(before)

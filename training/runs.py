@@ -21,6 +21,7 @@ from card_envs.agents.checkpoint import save_policy
 from card_envs.agents.match import win_share
 from card_envs.agents.policy import PolicyAgent
 from card_envs.core.extras import require
+from card_envs.training.config import Config
 
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000}  # held out: training deals use other seeds
 
@@ -42,17 +43,17 @@ def evaluate(
     return win_share(game, num_players, policy, opponent, games, first_seed, workers)
 
 
-def evaluations(model: Any, config: dict[str, Any]) -> dict[str, float]:
+def evaluations(model: Any, config: Config) -> dict[str, float]:
     return {
         f"vs_{opponent}": evaluate(
             model,
-            config["env"],
-            config["num_players"],
+            config.env,
+            config.num_players,
             opponent,
-            config["eval_games"],
+            config.eval_games,
             seed,
-            config["advisor"],
-            config.get("collect_workers", 1),  # self-play's: its collectors idle meanwhile
+            config.advisor,
+            config.eval_workers,
         )
         for opponent, seed in EVAL_SEEDS.items()
     }
@@ -61,7 +62,7 @@ def evaluations(model: Any, config: dict[str, Any]) -> dict[str, float]:
 def save_trained(
     policy: Any,
     out: Path,
-    config: dict[str, Any],
+    config: Config,
     advisor: str | None,
     best_timesteps: int,
     started: float,
@@ -72,19 +73,19 @@ def save_trained(
     """Save a run's best policy with its training record (``extra`` fields after the time it
     took), and its learning curve as a PNG beside it: the end of every trainer."""
     record = {
-        "fair_share": round(1 / config["num_players"], 4),
+        "fair_share": round(1 / config.num_players, 4),
         "best_timesteps": best_timesteps,
         "train_seconds": round(time.perf_counter() - started, 1),
         **extra,
-        "config": config,
+        "config": config.as_dict(),
         "cloning": cloning,
         "evaluations": history,
     }
     result = save_policy(
         policy,
         out,
-        env=config["env"],
-        num_players=config["num_players"],
+        env=config.env,
+        num_players=config.num_players,
         advisor=advisor,
         record=record,
     )

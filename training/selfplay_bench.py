@@ -15,7 +15,8 @@ from card_envs import make
 from card_envs.agents.match import play_aec_game
 from card_envs.core.extras import require
 from card_envs.registry import env_names
-from card_envs.training.selfplay_ppo import SelfPlayTrainer, default_config
+from card_envs.training.config import SelfPlayConfig, default_config
+from card_envs.training.selfplay_ppo import SelfPlayTrainer
 
 with require("train"):
     import torch
@@ -37,14 +38,14 @@ def measure(game: str, players: int | None = None, seconds: float = 10.0) -> dic
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        before = aec_steps_per_s(game, config["num_players"], seconds / 2)
+        before = aec_steps_per_s(game, config.num_players, seconds / 2)
         train = train_steps_per_s(config, seconds)
-        after = aec_steps_per_s(game, config["num_players"], seconds / 2)
+        after = aec_steps_per_s(game, config.num_players, seconds / 2)
     finally:
         torch.set_num_threads(threads)
     return {
         "game": game,
-        "players": config["num_players"],
+        "players": config.num_players,
         "aec_steps_per_s": round((before + after) / 2),
         "train_steps_per_s": round(train),
     }
@@ -62,7 +63,7 @@ def aec_steps_per_s(game: str, players: int, seconds: float) -> float:
     return steps / (time.process_time() - started)
 
 
-def train_steps_per_s(config: dict[str, Any], seconds: float) -> float:
+def train_steps_per_s(config: SelfPlayConfig, seconds: float) -> float:
     """Env steps per CPU second of self-play training cycles (collection and update)."""
     trainer = SelfPlayTrainer(config)
     trainer.collector.add_snapshot(trainer.policy)

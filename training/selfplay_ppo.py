@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.checkpoint import check_out, load_policy
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
-from card_envs.training.config import SELFPLAY_DEFAULTS, selfplay_defaults
+from card_envs.training.config import SelfPlayConfig
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations
 from card_envs.training.runs import (
     evaluations,
@@ -80,7 +80,7 @@ def new_policy(
     width: int,
     learning_rate: float,
     seed: int,
-    value_weight: float = SELFPLAY_DEFAULTS["value_weight"],
+    value_weight: float = SelfPlayConfig.value_weight,
 ) -> Policy:
     """MaskablePPO's MLP policy (two hidden layers of ``width``, actor and critic) for ``info``'s
     game, initialised from ``seed``; the kind :func:`save_policy` writes and agents load. Where
@@ -174,32 +174,31 @@ def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
 
 class SelfPlayTrainer:
     """The learner, its snapshot pool and the tables; :meth:`cycle` collects one rollout and
-    updates on it. ``config`` holds ``env``, ``num_players`` and the keys of
-    :data:`~card_envs.training.config.SELFPLAY_DEFAULTS`."""
+    updates on it."""
 
-    def __init__(self, config: dict[str, Any]):
-        torch.set_num_threads(config["torch_threads"])
+    def __init__(self, config: SelfPlayConfig):
+        torch.set_num_threads(config.torch_threads)
         self.config = config
         self.collector = new_collector(config)
         self.info = self.collector.info
         self.policy = new_policy(
             self.info,
-            config["width"],
-            config["learning_rate"],
-            config["seed"],
-            config["value_weight"],
+            config.width,
+            config.learning_rate,
+            config.seed,
+            config.value_weight,
         )
         self.policy.set_training_mode(False)
         self.settings = PPOSettings(
-            batch_size=config["batch_size"],
-            n_epochs=config["n_epochs"],
-            clip_range=config["clip_range"],
-            ent_coef=config["ent_coef"],
-            target_kl=config["target_kl"] or None,
+            batch_size=config.batch_size,
+            n_epochs=config.n_epochs,
+            clip_range=config.clip_range,
+            ent_coef=config.ent_coef,
+            target_kl=config.target_kl or None,
         )
-        self.rng = np.random.default_rng(config["seed"])  # minibatch order
+        self.rng = np.random.default_rng(config.seed)  # minibatch order
         self.env_steps = self.samples = 0
-        self.next_snapshot = config["snapshot_every"]
+        self.next_snapshot = config.snapshot_every
 
     def start_at(self, weights: dict[str, torch.Tensor], env_steps: int) -> None:
         """Continue from ``weights`` (a fresh optimizer) as if ``env_steps`` were done."""
@@ -207,26 +206,26 @@ class SelfPlayTrainer:
         if ours != theirs:  # e.g. the per-action skip weight of sequitur_v1's policy
             raise ValueError(
                 f"the checkpoint's network is not the one self-play trains for "
-                f"{self.config['env']}: it lacks {sorted(ours - theirs) or 'nothing'} and has "
+                f"{self.config.env}: it lacks {sorted(ours - theirs) or 'nothing'} and has "
                 f"{sorted(theirs - ours) or 'nothing'} more"
             )
         try:
             self.policy.load_state_dict(weights)
         except RuntimeError as error:
-            width = self.config["width"]
+            width = self.config.width
             raise ValueError(f"the checkpoint is not a {width}-wide MLP: {error}") from None
         self.env_steps = env_steps
-        self.next_snapshot = env_steps + self.config["snapshot_every"]
+        self.next_snapshot = env_steps + self.config.snapshot_every
 
     def cycle(self) -> dict[str, float]:
         """Collect ``rollout`` learner decisions, update, and add a snapshot to the pool every
         ``snapshot_every`` env steps. Returns the update's statistics and the counts."""
-        rollout = self.collector.collect(self.policy, self.config["rollout"])
+        rollout = self.collector.collect(self.policy, self.config.rollout)
         stats = ppo_update(self.policy, rollout, self.settings, self.rng)
         self.env_steps += rollout.env_steps
         self.samples += len(rollout.slots)
         while self.env_steps >= self.next_snapshot:
-            self.next_snapshot += self.config["snapshot_every"]
+            self.next_snapshot += self.config.snapshot_every
             self.collector.add_snapshot(self.policy)
         return {
             **stats,
@@ -236,30 +235,28 @@ class SelfPlayTrainer:
         }
 
 
-def new_collector(config: dict[str, Any]) -> SelfPlayCollector | CollectorWorkers:
+def new_collector(config: SelfPlayConfig) -> SelfPlayCollector | CollectorWorkers:
     """The trainer's tables: in this process, or shared out between ``collect_workers``
     processes (:mod:`card_envs.training.selfplay_workers`)."""
-    share = config["opponent_share"]
-    pool = (config["pool_size"], config["snapshot_share"], share)
+    share = config.opponent_share
+    pool = (config.pool_size, config.snapshot_share, share)
     options = {
-        "num_players": config["num_players"],
-        "gae_lambda": config["gae_lambda"],
-        "opponent": config["opponent_kind"] if share else None,
-        "reward_mode": config["reward_mode"],
+        "num_players": config.num_players,
+        "gae_lambda": config.gae_lambda,
+        "opponent": config.opponent_kind if share else None,
+        "reward_mode": config.reward_mode,
     }
-    if config["collect_workers"] < 1:
-        raise ValueError(f"collect workers must be at least 1, not {config['collect_workers']}")
-    if config["collect_workers"] > 1:
+    if config.collect_workers > 1:
         return CollectorWorkers(
-            config["env"],
+            config.env,
             pool,
-            config["tables"],
-            config["collect_workers"],
-            config["seed"],
+            config.tables,
+            config.collect_workers,
+            config.seed,
             **options,
         )
     return SelfPlayCollector(
-        config["env"], SnapshotPool(*pool), config["tables"], seed=config["seed"], **options
+        config.env, SnapshotPool(*pool), config.tables, seed=config.seed, **options
     )
 
 
@@ -267,7 +264,7 @@ Best = tuple[float, int, dict[str, torch.Tensor]]  # win share vs the heuristic,
 
 
 def train_selfplay(
-    config: dict[str, Any], out: Path, run_dir: Path, resume: Path | None = None
+    config: SelfPlayConfig, out: Path, run_dir: Path, resume: Path | None = None
 ) -> dict[str, Any]:
     """Train by self-play until ``timesteps`` env steps (every seat's decisions) or
     ``max_minutes``, evaluating every ``eval_every`` steps against random and heuristic seats;
@@ -293,7 +290,7 @@ def train_selfplay(
         save(kept_path(run_dir, steps), steps, evaluated)
 
     try:  # the collector's workers end however the run does
-        if resume is None and config["warm_start"]:
+        if resume is None and config.warm_start:
             cloning, start = warm_start(trainer, run_dir / "clone.safetensors")
         history, best = run_cycles(trainer, run_dir / "progress.jsonl", history, start, keep)
     finally:
@@ -337,29 +334,27 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
 
     config, started = trainer.config, time.perf_counter()
     demos = collect_demonstrations(
-        config["env"],
-        config["num_players"],
-        config["clone_games"],
-        teacher=config["warm_start"],
-        workers=config["collect_workers"],  # the collectors idle meanwhile
+        config.env,
+        config.num_players,
+        config.clone_games,
+        teacher=config.warm_start,
+        workers=config.collect_workers,  # the collectors idle meanwhile
     )
-    fit = clone_as_configured(trainer.policy, demos, config, threads=config["collect_workers"])
+    fit = clone_as_configured(trainer.policy, demos, config, threads=config.collect_workers)
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
-    print(json_line({"cloned": config["warm_start"], **row}), end="", flush=True)
+    print(json_line({"cloned": config.warm_start, **row}), end="", flush=True)
     cloning = {"rounds": [row]}
     save_trained(trainer.policy, out, config, None, 0, started, cloning, [])
     return cloning, (row["vs_heuristic"], 0, snapshot_weights(trainer.policy))
 
 
 def resumed(
-    config: dict[str, Any], path: Path
+    config: SelfPlayConfig, path: Path
 ) -> tuple[SelfPlayTrainer, dict[str, Any], list[dict[str, Any]], Best]:
     """A trainer continuing the pure network at ``path`` from the step it was saved at (the
     network's width is the checkpoint's; the optimizer is fresh), with the checkpoint's cloning
     record and evaluations up to that step, its evaluation there the best so far."""
-    policy, meta = load_policy(
-        path, make(config["env"], num_players=config["num_players"]).describe()
-    )
+    policy, meta = load_policy(path, make(config.env, num_players=config.num_players).describe())
     network = meta["policy"]
     if network["advisor"] is not None:
         raise ValueError(
@@ -367,12 +362,11 @@ def resumed(
             "network that sees the observation alone"
         )
     arch = network["net_arch"]
-    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
+    config = replace(config, width=(arch["pi"] if isinstance(arch, dict) else arch)[0])
     steps = int(meta.get("best_timesteps", 0))
-    if steps >= config["timesteps"]:  # before the trainer builds its tables
+    if steps >= config.timesteps:  # before the trainer builds its tables
         raise ValueError(
-            f"--timesteps {config['timesteps']} is not past the {steps} steps "
-            f"{path} was trained for"
+            f"--timesteps {config.timesteps} is not past the {steps} steps {path} was trained for"
         )
     trainer = SelfPlayTrainer(config)
     trainer.start_at(policy.state_dict(), steps)
@@ -400,19 +394,19 @@ def run_cycles(
     ``best``, the warm start's or the resumed checkpoint's). ``keep(steps, history)`` is called
     after each evaluation, the network as evaluated."""
     config = trainer.config
-    minutes = config["max_minutes"]
+    minutes = config.max_minutes
     deadline = time.perf_counter() + 60 * minutes if minutes else None
     history = list(history)
-    next_eval, finished = trainer.env_steps + config["eval_every"], False
+    next_eval, finished = trainer.env_steps + config.eval_every, False
     with progress.open("w", buffering=1) as log:  # a line at a time, for tail -f
         while not finished:
             log.write(json_line({"timesteps": trainer.env_steps, **trainer.cycle()}))
-            finished = trainer.env_steps >= config["timesteps"] or (
+            finished = trainer.env_steps >= config.timesteps or (
                 deadline is not None and time.perf_counter() >= deadline
             )
             if trainer.env_steps < next_eval and not finished:
                 continue
-            next_eval += config["eval_every"]
+            next_eval += config.eval_every
             scores = evaluations(trainer.policy, config)
             history.append({"timesteps": trainer.env_steps, **scores})
             print(json_line(history[-1]), end="", flush=True)
@@ -422,9 +416,3 @@ def run_cycles(
                 best = (scores["vs_heuristic"], trainer.env_steps, snapshot_weights(trainer.policy))
     assert best is not None  # the last cycle evaluates
     return history, best
-
-
-def default_config(game: str, num_players: int | None = None) -> dict[str, Any]:
-    """The self-play training defaults for ``game`` (player count resolved)."""
-    info = make(game, num_players=num_players).describe()
-    return {"env": game, "num_players": info.num_players, **selfplay_defaults(game)}

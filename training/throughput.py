@@ -21,7 +21,7 @@ import numpy as np
 
 from card_envs.core.extras import require
 from card_envs.registry import env_names
-from card_envs.training.config import DEFAULTS
+from card_envs.training.config import PPOConfig, ppo_config
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
 with require("train"):
@@ -71,17 +71,16 @@ def learner_steps_per_episode(env: SingleAgentEnv, episodes: int = 20) -> int:
     return max(1, round(steps / episodes))
 
 
-def steps_per_second(make_env, timesteps: int) -> float:
-    """MaskablePPO with the training defaults on ``n_envs`` copies; env steps/s of ``learn``."""
-    config = DEFAULTS
-    vec = DummyVecEnv([make_env] * config["n_envs"])
+def steps_per_second(make_env, config: PPOConfig, timesteps: int) -> float:
+    """MaskablePPO with ``config``'s settings on ``n_envs`` copies; env steps/s of ``learn``."""
+    vec = DummyVecEnv([make_env] * config.n_envs)
     model = MaskablePPO(
         "MlpPolicy",
         vec,
-        n_steps=config["n_steps"],
-        batch_size=config["batch_size"],
-        n_epochs=config["n_epochs"],
-        policy_kwargs={"net_arch": [config["width"]] * 2},
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        policy_kwargs={"net_arch": [config.width] * 2},
         device="cpu",
         seed=0,
     )
@@ -91,12 +90,14 @@ def steps_per_second(make_env, timesteps: int) -> float:
 
 
 def measure(env_name: str, opponent: str, timesteps: int) -> dict[str, Any]:
+    config = ppo_config(env_name)  # the training defaults
+
     def game() -> SingleAgentEnv:
-        return SingleAgentEnv(env_name, OpponentPool([opponent]), advisor=DEFAULTS["advisor"])
+        return SingleAgentEnv(env_name, OpponentPool([opponent]), advisor=config.advisor)
 
     length = learner_steps_per_episode(game())
-    real = steps_per_second(game, timesteps)
-    limit = steps_per_second(lambda: ZeroCostEnv(game(), length), timesteps)
+    real = steps_per_second(game, config, timesteps)
+    limit = steps_per_second(lambda: ZeroCostEnv(game(), length), config, timesteps)
     return {
         "env": env_name,
         "opponents": opponent,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from card_envs.agents.checkpoint import (
 )
 from card_envs.agents.policy import PolicyAgent
 from card_envs.core.extras import require
-from card_envs.training.config import SELF
+from card_envs.training.config import SELF, PPOConfig
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations, merge
 from card_envs.training.runs import EVAL_SEEDS, evaluations, save_trained
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
@@ -55,7 +56,7 @@ class TrainingMonitor(BaseCallback):
     model: MaskablePPO  # the model that train() builds, not any BaseAlgorithm
     bar: tqdm  # made with the rest by _on_training_start, before any step
 
-    def __init__(self, config: dict[str, Any], run_dir: Path, history: list[dict]):
+    def __init__(self, config: PPOConfig, run_dir: Path, history: list[dict]):
         super().__init__()
         self.config, self.run_dir, self.history = config, run_dir, history
         # win share against the heuristic, timesteps, the policy's weights then
@@ -63,20 +64,20 @@ class TrainingMonitor(BaseCallback):
 
     def _on_training_start(self) -> None:
         done = self.num_timesteps
-        self.bar = tqdm(total=self.config["timesteps"], initial=done, unit="step", desc="training")
-        self.next_snapshot = done + self.config["snapshot_every"]
-        self.next_eval = done + self.config["eval_every"]
-        minutes = self.config["max_minutes"]
+        self.bar = tqdm(total=self.config.timesteps, initial=done, unit="step", desc="training")
+        self.next_snapshot = done + self.config.snapshot_every
+        self.next_eval = done + self.config.eval_every
+        minutes = self.config.max_minutes
         self.deadline = time.monotonic() + 60 * minutes if minutes else None
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
-        if SELF in self.config["opponents"] and self.num_timesteps >= self.next_snapshot:
-            self.next_snapshot += self.config["snapshot_every"]
+        if SELF in self.config.opponents and self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.config.snapshot_every
             frozen = copy.deepcopy(self.model.policy)
             self.training_env.env_method("add_policy_snapshot", frozen)
         if self.num_timesteps >= self.next_eval:
-            self.next_eval += self.config["eval_every"]
+            self.next_eval += self.config.eval_every
             self.evaluate_and_save()
         return self.deadline is None or time.monotonic() < self.deadline
 
@@ -98,80 +99,83 @@ class TrainingMonitor(BaseCallback):
         self.bar.write(f"{row}")
 
 
-def make_vec_env(config: dict[str, Any]) -> VecEnv:
+def make_vec_env(config: PPOConfig) -> VecEnv:
     """``n_envs`` learner seats, each with its own opponent pool (snapshots reach each copy)."""
-    kinds = [kind for kind in config["opponents"] if kind != SELF]
+    kinds = [kind for kind in config.opponents if kind != SELF]
 
     def one() -> SingleAgentEnv:
         torch.set_num_threads(1)
         pool = OpponentPool(kinds or ["random"])
         return SingleAgentEnv(
-            config["env"],
+            config.env,
             pool,
-            config["num_players"],
-            advisor=config["advisor"],
-            margin_reward=config["margin_reward"],
+            config.num_players,
+            advisor=config.advisor,
+            margin_reward=config.margin_reward,
         )
 
-    factories: list[Callable[[], gymnasium.Env]] = [one] * config["n_envs"]
-    vec = SubprocVecEnv(factories, "forkserver") if config["subproc"] else DummyVecEnv(factories)
-    vec.seed(config["seed"])
+    factories: list[Callable[[], gymnasium.Env]] = [one] * config.n_envs
+    vec = SubprocVecEnv(factories, "forkserver") if config.subproc else DummyVecEnv(factories)
+    vec.seed(config.seed)
     return vec
 
 
-def new_model(vec_env: VecEnv, config: dict[str, Any], logdir: Path) -> MaskablePPO:
-    width = config["width"]
+def new_model(vec_env: VecEnv, config: PPOConfig, logdir: Path) -> MaskablePPO:
+    width = config.width
     return MaskablePPO(
-        AdvisedPolicy if config.get("advice_logit") else "MlpPolicy",
+        AdvisedPolicy if config.advice_logit else "MlpPolicy",
         vec_env,
-        n_steps=config["n_steps"],
-        batch_size=config["batch_size"],
-        n_epochs=config["n_epochs"],
-        learning_rate=config["learning_rate"],
-        clip_range=config["clip_range"],
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        learning_rate=config.learning_rate,
+        clip_range=config.clip_range,
         gamma=1.0,
-        ent_coef=config["ent_coef"],
-        target_kl=config["target_kl"] or None,
+        ent_coef=config.ent_coef,
+        target_kl=config.target_kl or None,
         policy_kwargs={"net_arch": [width, width]},
         tensorboard_log=str(logdir),
-        seed=config["seed"],
+        seed=config.seed,
         device="cpu",
         verbose=0,
     )
 
 
-def retune(model: MaskablePPO, config: dict[str, Any]) -> None:
-    """Give a resumed model this run's optimisation settings (a checkpoint stores its own), so
-    the config saved beside the result is the one that trained it. The rollout length and the
+def retune(model: MaskablePPO, config: PPOConfig) -> PPOConfig:
+    """Give a resumed model this run's optimisation settings (a checkpoint stores its own), and
+    return the config that trained it, to save beside the result: the rollout length and the
     network are the checkpoint's."""
-    model.learning_rate = config["learning_rate"]
+    model.learning_rate = config.learning_rate
     model._setup_lr_schedule()
-    model.clip_range = FloatSchedule(config["clip_range"])
-    model.ent_coef = config["ent_coef"]
-    model.target_kl = config["target_kl"] or None
-    model.batch_size, model.n_epochs = config["batch_size"], config["n_epochs"]
+    model.clip_range = FloatSchedule(config.clip_range)
+    model.ent_coef = config.ent_coef
+    model.target_kl = config.target_kl or None
+    model.batch_size, model.n_epochs = config.batch_size, config.n_epochs
     arch = model.policy.net_arch
-    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
-    config["n_steps"] = model.n_steps
-    config["advice_logit"] = isinstance(model.policy, AdvisedPolicy)
+    return replace(
+        config,
+        width=(arch["pi"] if isinstance(arch, dict) else arch)[0],
+        n_steps=model.n_steps,
+        advice_logit=isinstance(model.policy, AdvisedPolicy),
+    )
 
 
-def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
+def warm_start(model: MaskablePPO, config: PPOConfig) -> dict[str, Any]:
     """Clone the advisor, or the heuristic without one (``clone_games`` games), then
     ``dagger_rounds`` of DAgger: the clone plays a seat, the teacher labels the positions it
     reaches, the clone refits on all rows."""
-    if not config["clone_games"]:
+    if not config.clone_games:
         return {}
-    env, players, games = config["env"], config["num_players"], config["clone_games"]
-    advised = config["advisor"] is not None
-    teacher = config["advisor"] or "heuristic"  # with an advisor, its moves are the labels
+    env, players, games = config.env, config.num_players, config.clone_games
+    advised = config.advisor is not None
+    teacher = config.advisor or "heuristic"  # with an advisor, its moves are the labels
     demos = collect_demonstrations(env, players, games, teacher=teacher, advised=advised)
     rounds = []
-    for round_ in range(config["dagger_rounds"] + 1):
+    for round_ in range(config.dagger_rounds + 1):
         if round_:
 
             def student(info, seed):
-                return PolicyAgent(model, info, seed, config["advisor"])
+                return PolicyAgent(model, info, seed, config.advisor)
 
             seed = 2_000_000 + round_ * games
             more = collect_demonstrations(env, players, games, student, teacher, seed, advised)
@@ -183,7 +187,7 @@ def warm_start(model: MaskablePPO, config: dict[str, Any]) -> dict[str, Any]:
 
 
 def train(
-    config: dict[str, Any],
+    config: PPOConfig,
     out: Path,
     run_dir: Path,
     resume: Path | None = None,
@@ -195,7 +199,7 @@ def train(
     check_out(out)
     if resume is not None:
         check_checkpoint_path(resume, trust)  # before any work: a zip needs trust
-    torch.set_num_threads(config["torch_threads"])
+    torch.set_num_threads(config.torch_threads)
     run_dir.mkdir(parents=True, exist_ok=True)
     vec_env = make_vec_env(config)
     history: list[dict] = []
@@ -204,19 +208,19 @@ def train(
         model = new_model(vec_env, config, run_dir)
         cloned = warm_start(model, config)
     else:
-        model, previous = resume_model(resume, vec_env, config, run_dir, trust)
+        model, previous, config = resume_model(resume, vec_env, config, run_dir, trust)
         history, cloned = previous.get("evaluations", []), previous.get("cloning", {})
-    if model.num_timesteps >= config["timesteps"]:
+    if model.num_timesteps >= config.timesteps:
         vec_env.close()
         raise ValueError(
-            f"--timesteps {config['timesteps']} is not past the {model.num_timesteps} steps "
+            f"--timesteps {config.timesteps} is not past the {model.num_timesteps} steps "
             f"{resume} was trained for"
         )
     monitor = TrainingMonitor(config, run_dir, history)
     model.learn(
-        config["timesteps"] - model.num_timesteps,
+        config.timesteps - model.num_timesteps,
         callback=monitor,
-        tb_log_name=f"{config['env']}_ppo",
+        tb_log_name=f"{config.env}_ppo",
         reset_num_timesteps=resume is None,
     )
     vec_env.close()
@@ -224,34 +228,36 @@ def train(
     _, best_timesteps, weights = monitor.best
     model.policy.load_state_dict(weights)
     return save_trained(
-        model.policy, out, config, config["advisor"], best_timesteps, started, cloned, history
+        model.policy, out, config, config.advisor, best_timesteps, started, cloned, history
     )
 
 
 def resume_model(
-    path: Path, vec_env: VecEnv, config: dict[str, Any], run_dir: Path, trust: bool
-) -> tuple[MaskablePPO, dict[str, Any]]:
-    """The model to continue and the JSON beside ``path``. A run folder's zip brings its
-    optimizer state (unpickled: ``trust`` only); a ``.safetensors`` brings its weights into a
-    new model with a fresh optimizer, at the step count it was saved at. Either way the network,
-    the advisor and ``n_steps`` are the checkpoint's; ``config`` is updated to say so."""
+    path: Path, vec_env: VecEnv, config: PPOConfig, run_dir: Path, trust: bool
+) -> tuple[MaskablePPO, dict[str, Any], PPOConfig]:
+    """The model to continue, the JSON beside ``path`` and the run's config. A run folder's
+    zip brings its optimizer state (unpickled: ``trust`` only); a ``.safetensors`` brings its
+    weights into a new model with a fresh optimizer, at the step count it was saved at. Either
+    way the network, the advisor and ``n_steps`` are the checkpoint's, and the config says so."""
     if path.suffix == ".zip":
         model = load_sb3_zip(path, trust=trust, env=vec_env, tensorboard_log=str(run_dir))
-        retune(model, config)
-        return model, read_metadata(path)
-    info = make(config["env"], num_players=config["num_players"]).describe()
+        return model, read_metadata(path), retune(model, config)
+    info = make(config.env, num_players=config.num_players).describe()
     policy, meta = load_policy(path, info)
     network = meta["policy"]
-    if network["advisor"] != config["advisor"]:
+    if network["advisor"] != config.advisor:
         raise ValueError(
             f"{path} was trained with the advisor {network['advisor']!r}: resume it with "
             f"--advisor {network['advisor'] or 'none'}"
         )
     arch = network["net_arch"]
-    config["width"] = (arch["pi"] if isinstance(arch, dict) else arch)[0]
-    config["advice_logit"] = network["class"] == "AdvisedPolicy"
-    config["n_steps"] = meta.get("config", {}).get("n_steps", config["n_steps"])
+    config = replace(
+        config,
+        width=(arch["pi"] if isinstance(arch, dict) else arch)[0],
+        advice_logit=network["class"] == "AdvisedPolicy",
+        n_steps=meta.get("config", {}).get("n_steps", config.n_steps),
+    )
     model = new_model(vec_env, config, run_dir)
     model.policy.load_state_dict(policy.state_dict())
     model.num_timesteps = meta.get("best_timesteps", 0)
-    return model, meta
+    return model, meta, config
