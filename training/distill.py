@@ -4,10 +4,10 @@ its decisions a search agent (``ismcts`` at the game's default budget) says what
 the network is then fitted to those moves, on the positions its own play reaches (DAgger's
 states, the search's labels).
 
-Why: a network trained by self-play stops improving once its play is locally consistent
-(Sequitur's PPO plateaus near 0.30 from 3M steps on), while a search from the same positions
-looks ahead with playouts and wins more (Sequitur's ``ismcts`` 0.363). The search runs only
-while training: the distilled network still acts on its observation alone.
+Why: a network trained by self-play stops improving once its play is locally consistent, while
+a search from the same positions looks ahead with playouts and wins more (docs/training.md,
+Distilling search, has Sequitur's figures). The search runs only while training: the distilled
+network still acts on its observation alone.
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ def clone(
 
     The actor's target is the teacher's move with probability ``1 - smoothing`` and the legal
     moves uniformly otherwise (label smoothing): a clone that is certain of every move gives PPO
-    no exploration and no gradient (measured: approximate KL 0.0 for 100k steps), while its greedy
+    no exploration and no gradient (docs/training.md, what moved the number), while its greedy
     play is still the teacher's. Returns the final agreement, confidence and value error."""
     generator = torch.Generator().manual_seed(seed)
     arrays = [np.asarray(getattr(demos, name)) for name in _COLUMNS]
@@ -187,7 +187,7 @@ def clone(
     rows = len(demos.actions)
     for _ in tqdm(range(epochs), desc="cloning", disable=not progress):
         for batch in torch.randperm(rows, generator=generator).split(batch_size):
-            # numpy gathers the rows 4x faster than torch's indexing, the same values
+            # numpy gathers the rows faster than torch's indexing, the same values
             obs, mask, action, target = (array[batch.numpy()] for array in arrays)
             obs, action, target = map(torch.from_numpy, (obs, action, target))
             loss = _loss(policy, obs, mask, action, target, smoothing)
@@ -220,7 +220,8 @@ def clone_as_configured(
 
 def _loss(policy, obs, mask: np.ndarray, action, target, smoothing: float) -> torch.Tensor:
     """Over each row's legal moves only, as the self-play update computes them: MaskablePPO's
-    distribution over all 2,210 of Sequitur's ids made a step 2.2x slower for the same loss."""
+    distribution over every action id made a step slower for the same loss (docs/training.md,
+    measured choices)."""
     legal, valid = (torch.from_numpy(array) for array in legal_index(mask))
     log_probs = legal_log_probs(policy, obs, legal, valid)
     chosen = log_probs.where((legal == action[:, None]) & valid, 0.0).sum(1)  # the teacher's

@@ -47,7 +47,7 @@ Policy = Any  # a MaskableActorCriticPolicy (sb3_contrib), typed loosely like th
 def legal_index(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row's legal action ids, left-aligned and padded to the widest row: ``(ids, valid)``,
     both ``(rows, widest)``; padding holds id 0 and ``valid`` False."""
-    flat = np.flatnonzero(masks.astype(bool, copy=False))  # 8x faster on bool than int8
+    flat = np.flatnonzero(masks.astype(bool, copy=False))  # faster on bool than on int8
     rows, ids = np.divmod(flat, masks.shape[1])
     counts = np.bincount(rows, minlength=len(masks))
     if counts.min(initial=1) == 0:

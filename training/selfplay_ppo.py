@@ -6,11 +6,9 @@ Adam optimizer, the same clipped surrogate, value and entropy losses, per-miniba
 normalisation, gradient-norm clipping and KL early stop; ``tests/test_selfplay.py`` checks that
 one step of each leaves the same weights. It is written out here because
 MaskablePPO's own ``train`` evaluates the distribution over the whole action table, while a
-position has 3-4 legal moves on average (Sequitur: 11 of 2,210). On the same rollout, two epochs
-at width 64 on one torch thread: ``MaskablePPO.train`` 2.5k-2.7k samples/s on Sequitur, this
-update 11.4k-11.8k; on the Catastrophic Card Game (544 actions) 10.2k-11.1k against 41k. The
-softmax here runs over the legal moves alone, equal in value (a masked move has no probability
-either way).
+position has a few legal moves of a table that may hold thousands: the softmax here runs over
+the legal moves alone, equal in value (a masked move has no probability either way) and several
+times faster (docs/training.md, Self-play, the update).
 
 The network acts on the observation alone (no advisor). Deterministic for a seed.
 """
@@ -114,8 +112,8 @@ def ppo_update(
         order = rng.permutation(count)
         for start in range(0, count, settings.batch_size):
             rows = order[start : start + settings.batch_size]
-            # numpy gathers the rows 4x faster than torch's indexing (Sequitur's 5,662-wide
-            # observations: 0.1 s an epoch against 0.4 s), the same values
+            # numpy gathers the rows faster than torch's indexing, the same values
+            # (docs/training.md, measured choices)
             batch = {key: torch.from_numpy(value[rows]) for key, value in data.items()}
             stop = _minibatch_step(policy, batch, settings, logs)
             if stop:

@@ -2,9 +2,9 @@
 (``step_<n>.safetensors``, and the clone) in the arena, alone against three heuristics over
 more deals than the run's held-out evaluations, and write the best to ``--out``.
 
-A run's held-out evaluation (300 deals) cannot rank networks about 0.02 apart: on Sequitur the
-network with the best held-out figure (0.368) won 0.295 of 1,800 arena games where an earlier
-one (0.359) won 0.314. Selection plays its own deals (``--seed``, 100 by default), so that the
+A run's held-out evaluation cannot rank networks that are close: on Sequitur the network with
+the best held-out figure won fewer arena games than an earlier one (docs/training.md, the
+Sequitur runs). Selection plays its own deals (``--seed``, 100 by default), so that the
 figures a network is then reported with (the arena's seeds 0-2) are not the ones it was chosen
 on. The JSON written beside ``--out`` is the chosen network's, with a ``selection`` record of
 every candidate's share.
@@ -23,7 +23,7 @@ from card_envs.tools.arena import Workers, run_arena
 from card_envs.training.runs import copy_curve, kept_networks
 
 SELECTION_SEED = 100  # not one of the seeds the shipped agents are reported on (0, 1, 2)
-SELECTION_DEALS = 250  # x seatings: 1,000 games a candidate at 4 players
+SELECTION_DEALS = 250  # each played in every seating: a candidate plays deals x players games
 
 
 def candidates(run_dir: Path) -> list[Path]:

@@ -75,8 +75,8 @@ def build_config(args: argparse.Namespace, num_players: int):
             env_config={"game": args.game, "num_players": num_players},
             disable_env_checking=True,
         )
-        # Several games per runner batch the network's forward pass: 8 sampled 3.5x faster than
-        # 1 here (docs/scaling.md).
+        # Several games per runner batch the network's forward pass, which samples several times
+        # faster than one game per runner (docs/scaling.md).
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner)
         .multi_agent(
             policies=set(modules),
@@ -122,8 +122,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         import torch
 
     # The learner (and with --env-runners 0 the sampler) runs here; more torch threads than
-    # free cores made sampling 6x slower on a busy 2-core machine. Ray gives each remote env
-    # runner one thread itself (OMP_NUM_THREADS from its CPU share).
+    # free cores made sampling several times slower on a busy machine (docs/scaling.md). Ray
+    # gives each remote env runner one thread itself (OMP_NUM_THREADS from its CPU share).
     torch.set_num_threads(args.torch_threads)
     start_ray(args.address, args.env_runners)
     try:
