@@ -302,3 +302,23 @@ def test_the_head_to_head_plays_both_searchers():
     for side in versus.SIDES:
         assert summary[side]["moves"] > 0 and summary[side]["ms_per_move"] > 0
     assert summary["openspiel"]["win_share"] + summary["library"]["win_share"] <= 1.0
+
+
+def test_sequitur_simultaneous_steps_stay_hidden_until_the_step_ends():
+    """Sequitur's simultaneous steps are played seat by seat, as in the AEC env: at such a
+    step the next seat's information state is the same whichever legal choice the seat before
+    it made."""
+    state = load("sequitur_v0", num_players=2).new_initial_state()
+    rng, hidden = np.random.default_rng(1), 0
+    while not state.is_terminal() and hidden == 0:
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+            continue
+        player, legal = state.current_player(), state.legal_actions()
+        children = [state.child(action) for action in legal[:2]]
+        if len(children) == 2 and all(c.current_player() == 1 - player for c in children):
+            keys = {c.information_state_string(1 - player) for c in children}
+            hidden += len(keys) == 1
+        state.apply_action(int(rng.choice(legal)))
+    assert hidden > 0
