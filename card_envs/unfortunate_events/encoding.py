@@ -6,15 +6,20 @@ round (kind, attacker, target, set chosen to burn, whether Snicket cancelled it)
 each hand is publicly known to hold.
 Private: my hand, and each hand Olaf's Eye showed me this round, as it was then.
 Never observed: other hands beyond what is public, and the pile's order or contents.
+
+:meth:`UnfortunateEventsEncoding.observe_reference` is the reference; the compiled
+``_encoding.pyx`` writes the same vector, and is used when it is importable and
+``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`OBSERVER`).
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 
-from card_envs.core.game import Encoding
+from card_envs.core.game import FlatEncoding
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.unfortunate_events.rules.cards import (
     ATTACKS,
@@ -28,6 +33,11 @@ from card_envs.unfortunate_events.rules.cards import (
 )
 from card_envs.unfortunate_events.rules.game import UnfortunateEventsGame
 from card_envs.unfortunate_events.rules.state import NONE, PHASE_NAMES, UnfortunateEventsState
+
+if TYPE_CHECKING:
+    from card_envs.unfortunate_events._encoding import Observer
+
+OBSERVER: type[Observer] | None = compiled("card_envs.unfortunate_events._encoding", "Observer")
 
 SEAT_FEATURES = (
     "cards in hand",
@@ -44,16 +54,18 @@ SEAT_FEATURES = (
 )
 MAX_COPIES = 7  # the most copies of one kind
 NUM_SETS3 = SIZE_BASE[4]  # 3-set types come first in the set table
+LAID_CACHE_LIMIT = 4096  # laid-set pieces kept by the reference before its cache is cleared
 
 
-class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
+class UnfortunateEventsEncoding(FlatEncoding[UnfortunateEventsState]):
     game: UnfortunateEventsGame
 
     def __init__(self, game: UnfortunateEventsGame):
         super().__init__(game)
-        # laid3 and laid4 in absolute seat order, and a copy of the laid sets they show.
-        self._laid: tuple[bytes, bytes] = (b"", b"")
-        self._laid_source: list[list[int]] | None = None
+        # laid3 and laid4 in absolute seat order by the laid sets they show (the reference's).
+        self._laid: dict[tuple[tuple[int, ...], ...], tuple[bytes, bytes]] = {}
+        size, offsets = self.spec.size, self.spec.offsets
+        self._observer = None if OBSERVER is None else OBSERVER(game.num_players, size, offsets)
 
     def build_spec(self) -> ObsSpec:
         n, k = self.game.num_players, NUM_KINDS
@@ -123,18 +135,18 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
             ]
         )
 
-    def encode(
-        self, state: UnfortunateEventsState, seat: int, views: dict[str, np.ndarray]
-    ) -> None:
-        values, offset = self.values(state, seat), 0
-        for piece in self.spec.pieces:
-            views[piece.name].reshape(-1)[:] = values[offset : offset + piece.size]
-            offset += piece.size
+    def write(self, state: UnfortunateEventsState, seat: int, out: memoryview[float]) -> None:
+        """The compiled writer where it is in use, else the reference's vector copied in."""
+        if self._observer is not None:
+            self._observer.write(state, seat, out)
+        else:
+            out[:] = cast("memoryview[float]", self.observe_reference(state, seat).data)
 
-    def observe(self, state: UnfortunateEventsState, seat: int) -> np.ndarray:
-        """Every value is a small count: a ``bytearray`` builds the vector several times faster
-        than filling ~18 small views (only the turn and round counters can pass 255, with large
-        caps, and then go in separately)."""
+    def observe_reference(self, state: UnfortunateEventsState, seat: int) -> np.ndarray:
+        """The observation in Python, the compiled writer's spec and fallback. Every value is
+        a small count: a ``bytearray`` builds the vector several times faster than filling ~18
+        small views (only the turn and round counters can pass 255, with large caps, and then go
+        in separately)."""
         small = self.small_bytes(state, seat)
         if state.turns < _BYTE and state.round < _BYTE:
             small += bytes((state.turns, state.round))
@@ -144,16 +156,11 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
         buffer[-2], buffer[-1] = state.turns, state.round
         return buffer
 
-    def values(self, state: UnfortunateEventsState, seat: int) -> list[int]:
-        """The observation as a flat list, piece by piece in spec order."""
-        return [*self.small_bytes(state, seat), state.turns, state.round]
-
     def small_bytes(self, state: UnfortunateEventsState, seat: int) -> bytearray:
         """All pieces but ``turn`` and ``round`` (the only ones that can reach 256). The
         per-seat pieces are built in absolute seat order and rotated to the observer (row ``r``
-        is seat ``seat + r``); ``laid3`` and ``laid4`` are reused from the last call while no
-        set is laid or burnt. Lists convert to a ``bytearray`` three times faster than to
-        ``bytes``."""
+        is seat ``seat + r``); ``laid3`` and ``laid4`` are kept by the laid sets they show. Lists
+        convert to a ``bytearray`` three times faster than to ``bytes``."""
         n = self.game.num_players
         last = state.last_attack or _NO_ATTACK
         head: list[int] = list(state.hands[seat])
@@ -209,10 +216,14 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
 
     def _laid_pieces(self, laid: list[list[int]]) -> tuple[bytes, bytes]:
         """``laid3`` and ``laid4`` in absolute seat order, twice over (so the rows by relative
-        seat are one slice), rebuilt only when ``laid`` differs from the copy kept with them (a
-        C-level comparison), so they are right for any state."""
-        if laid == self._laid_source:
-            return self._laid
+        seat are one slice), kept by the laid sets: many states, and many tables played in turn,
+        show the same few (few sets are laid in a round)."""
+        key = tuple(map(tuple, laid))
+        found = self._laid.get(key)
+        if found is not None:
+            return found
+        if len(self._laid) >= LAID_CACHE_LIMIT:
+            self._laid.clear()
         n = self.game.num_players
         laid3, laid4 = bytearray(n * NUM_SETS3), bytearray(n * NUM_KINDS)
         for p, sets in enumerate(laid):
@@ -221,9 +232,8 @@ class UnfortunateEventsEncoding(Encoding[UnfortunateEventsState]):
                     laid3[p * NUM_SETS3 + set_id] += 1
                 else:
                     laid4[p * NUM_KINDS : (p + 1) * NUM_KINDS] = _SET_CARDS[set_id]
-        self._laid = bytes(laid3 + laid3), bytes(laid4 + laid4)
-        self._laid_source = [list(sets) for sets in laid]
-        return self._laid
+        found = self._laid[key] = bytes(laid3 + laid3), bytes(laid4 + laid4)
+        return found
 
 
 _T = TypeVar("_T", list[int], list[list[int]])
