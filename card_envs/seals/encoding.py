@@ -1,17 +1,29 @@
-"""Seals observation: what one seat may know, seat-relative (index 0 is the observer)."""
+"""Seals observation: what one seat may know, seat-relative (index 0 is the observer).
+
+:meth:`SealsEncoding.write_reference` is the reference; the compiled ``_encoding.pyx`` writes the
+same entries, and is used when it is importable and ``CARD_ENVS_PURE_PYTHON=1`` is not set
+(:data:`OBSERVER`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from card_envs.core.game import FlatEncoding
+from card_envs.core.kernels import compiled
 from card_envs.core.spec import ObsSpec, Piece
 from card_envs.seals.rules.actions import ACTIONS
 from card_envs.seals.rules.cards import DECK_SIZE, FACE, NUM_COLOURS, NUM_SYMBOLS
 from card_envs.seals.rules.game import MAX_BLASONS, SealsGame
 from card_envs.seals.rules.series import NUM_SERIES, SERIES_SIZE
 from card_envs.seals.rules.state import REVEAL, ROUND_COUNTER, SealsState
+
+if TYPE_CHECKING:
+    from card_envs.seals._encoding import Observer
+
+OBSERVER: type[Observer] | None = compiled("card_envs.seals._encoding", "Observer")
 
 FACES = (NUM_COLOURS, NUM_SYMBOLS)  # a (colour, symbol) grid: red, yellow, green, blue, purple
 MOST_OF_A_FACE = 3  # the three red coins
@@ -20,6 +32,11 @@ MOST_SERIES = DECK_SIZE // SERIES_SIZE
 
 class SealsEncoding(FlatEncoding[SealsState]):
     game: SealsGame
+
+    def __init__(self, game: SealsGame):
+        super().__init__(game)
+        n, spec, rounds = game.num_players, self.spec, ROUND_COUNTER + game.tie_rounds
+        self._observer = None if OBSERVER is None else OBSERVER(n, spec.size, rounds, spec.offsets)
 
     def build_spec(self) -> ObsSpec:
         n, game = self.game.num_players, self.game
@@ -59,8 +76,15 @@ class SealsEncoding(FlatEncoding[SealsState]):
         return ObsSpec(pieces)
 
     def write(self, state: SealsState, seat: int, out: memoryview[float]) -> None:
-        """Flat indices read from tables made once (:meth:`_tables`), so the hot path does no
-        seat arithmetic and no piece lookups."""
+        """By the compiled writer where it is in use, else by :meth:`write_reference`."""
+        if self._observer is not None:
+            self._observer.write(state, seat, out)
+        else:
+            self.write_reference(state, seat, out)
+
+    def write_reference(self, state: SealsState, seat: int, out: memoryview[float]) -> None:
+        """The compiled writer's spec and fallback. Flat indices read from tables made once
+        (:meth:`_tables`), so the hot path does no seat arithmetic and no piece lookups."""
         t = self._tables[seat]
         _count_faces(out, t.hand, state.hands[seat])
         _count_faces(out, t.row, state.row)
