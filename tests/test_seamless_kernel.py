@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from card_envs import seamless_v0
-from card_envs.core.game import FlatEncoding
 from card_envs.core.kernels import PURE_PYTHON
 from card_envs.seamless import encoding
 from card_envs.seamless.encoding import SeamlessEncoding
@@ -61,7 +60,17 @@ def compiled(game: SeamlessGame) -> tuple:
 
 
 def reference_vector(enc: SeamlessEncoding, state, seat: int) -> np.ndarray:
-    return FlatEncoding.observe(enc, state, seat)
+    vector = np.zeros(enc.spec.size, np.float32)
+    enc.write_reference(state, seat, vector.data)
+    return vector
+
+
+def written(observer, size: int, state, seat: int) -> np.ndarray:
+    """The kernel's vector written into a row of a larger array (as a vector env's)."""
+    rows = np.zeros((3, size), np.float32)
+    observer.write(state, seat, rows[1].data)
+    assert not rows[0].any() and not rows[2].any()
+    return rows[1]
 
 
 @pytest.mark.parametrize("options", OPTIONS)
@@ -78,6 +87,7 @@ def test_kernels_equal_references_at_every_step(options):
                 vector = observer.observe(state, seat)
                 assert vector.dtype == np.float32
                 assert vector.tobytes() == reference_vector(enc, state, seat).tobytes(), seat
+                assert vector.tobytes() == written(observer, enc.spec.size, state, seat).tobytes()
             got, expected = mask.mask(state), game.legal_mask_py(state)
             assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
             if game.is_over(state):
@@ -130,7 +140,7 @@ def test_mask_equals_reference_on_trick_one_leads(rule):
 
 def test_kernels_refuse_states_out_of_range():
     game = SeamlessGame()
-    _, observer, mask = compiled(game)
+    enc, observer, mask = compiled(game)
     state = game.new_game(np.random.default_rng(0))
     before = copy.deepcopy(state)
     state.hands[state.leader].append(99)
@@ -142,6 +152,10 @@ def test_kernels_refuse_states_out_of_range():
     assert state == before
     with pytest.raises(ValueError, match="seat 4 is out of range"):
         observer.observe(state, 4)
+    with pytest.raises(ValueError, match="seat 4 is out of range"):
+        observer.write(state, 4, np.zeros(enc.spec.size, np.float32))
+    with pytest.raises(ValueError, match="float32 entries"):
+        observer.write(state, 0, np.zeros(enc.spec.size, np.float64))
     state.round = 5
     with pytest.raises(ValueError, match="round 5 is out of range"):
         observer.observe(state, 0)

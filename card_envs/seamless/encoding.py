@@ -1,7 +1,7 @@
 """Seamless observation: what one seat may know, seat-relative (index 0 is the observer).
 
-:meth:`SeamlessEncoding.write` is the reference; the compiled ``_encoding.pyx`` writes the same
-entries from the same index tables, and is used when it is importable and
+:meth:`SeamlessEncoding.write_reference` is the reference; the compiled ``_encoding.pyx`` writes
+the same entries from the same index tables, and is used when it is importable and
 ``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`OBSERVER`).
 """
 
@@ -101,8 +101,16 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
         return OBSERVER(self.game.num_players, self.spec.size, self.game.max_rounds, self._tables)
 
     def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
-        """Flat indices read from tables made once (:meth:`_tables`): the hot path does no
-        seat arithmetic and no piece lookups."""
+        """By the compiled writer when it is built, else by :meth:`write_reference`."""
+        observer = self._observer
+        if observer is None:
+            self.write_reference(state, seat, out)
+        else:
+            observer.write(state, seat, out)
+
+    def write_reference(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
+        """The compiled writer's spec and fallback. Flat indices read from tables made once
+        (:meth:`_tables`): the hot path does no seat arithmetic and no piece lookups."""
         t = self._tables[seat]
         for card in state.hands[seat]:
             out[t.hand + card] = 1.0

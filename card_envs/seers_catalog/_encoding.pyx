@@ -1,5 +1,5 @@
 # cython: language_level=3, wraparound=False
-"""The observation written by compiled code: :meth:`SeersCatalogEncoding.write_py` (the
+"""The observation written by compiled code: :meth:`SeersCatalogEncoding.write_reference` (the
 reference, in ``encoding.py``) entry for entry, from the same flat index tables held as C arrays.
 
 A quarter of a random-play step was the observation: a few hundred Python-level writes, each
@@ -8,7 +8,13 @@ fields stays Python.
 """
 
 cimport cython
-from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport (
+    PyBUF_C_CONTIGUOUS,
+    PyBUF_FORMAT,
+    PyBUF_WRITABLE,
+    PyBuffer_Release,
+    PyObject_GetBuffer,
+)
 from libc.stdint cimport uint64_t
 
 from card_envs.seers_catalog.rules.cards import ARTIFACT_BASE, KIND, NUM_CODES, WILD_BASE
@@ -90,7 +96,7 @@ cdef class Observer:
     def write(self, state, out) -> None:
         """Set what this seat may know in the zeroed float32 vector ``out``."""
         cdef Py_buffer view
-        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT)
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
         try:
             if view.len != self.size * 4 or view.format is NULL or view.format[0] != b"f":
                 raise ValueError(f"out must be {self.size} float32 entries")

@@ -4,8 +4,8 @@ Cards appear as *kinds* (suited 0-59 = suit*12 + value-2, 60 = wild, 61-70 = art
 the order Go First, Crown, Rod, Gift, Cauldron, Prism, Half Moon, Echo, Stepping Stone, Lens)
 with counts, since the wilds are identical.
 
-:meth:`SeersCatalogEncoding.write` is the reference; the compiled ``_encoding.pyx`` writes the
-same entries from the same index tables, and is used when it is importable and
+:meth:`SeersCatalogEncoding.write_reference` is the reference; the compiled ``_encoding.pyx``
+writes the same entries from the same index tables, and is used when it is importable and
 ``CARD_ENVS_PURE_PYTHON=1`` is not set (:data:`OBSERVER`).
 """
 
@@ -161,8 +161,17 @@ class SeersCatalogEncoding(FlatEncoding[SeersCatalogState]):
         return [OBSERVER(seat, n, size, t, self._table, at) for seat, t in enumerate(self._seats)]
 
     def write(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
-        """Flat indices read from tables made once per observing seat (:attr:`_seats`); only
-        the wilds share a kind, so only their entries, and the per-trick ones, are counted."""
+        """By the compiled observer when it is built, else by :meth:`write_reference`."""
+        observers = self._observers
+        if observers is None:
+            self.write_reference(state, seat, out)
+        else:
+            observers[seat].write(state, out)
+
+    def write_reference(self, state: SeersCatalogState, seat: int, out: memoryview[float]) -> None:
+        """The compiled observer's spec and fallback. Flat indices read from tables made once
+        per observing seat (:attr:`_seats`); only the wilds share a kind, so only their entries,
+        and the per-trick ones, are counted."""
         t = self._seats[seat]
         hand, slots = state.hands[seat], t.hand
         for card in hand:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from card_envs.core.game import SparseEncoding
+from card_envs.core.game import FlatEncoding
 from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.sequitur.action_values import SCORE_WEIGHT, ActionValues
@@ -64,7 +64,7 @@ class SeatTable:
         return found
 
 
-class SequiturEncoding(SparseEncoding[SequiturState]):
+class SequiturEncoding(FlatEncoding[SequiturState]):
     game: SequiturGame
 
     def __init__(self, game: SequiturGame):
@@ -208,19 +208,14 @@ class SequiturEncoding(SparseEncoding[SequiturState]):
         found = self._deck_ones[sizes] = list(map(int.__add__, self._deck_sizes, sizes))
         return found
 
-    def entries(self, state: SequiturState, seat: int) -> tuple[list[int], list[float]]:
-        ones: list[int] = []
-        values: list[tuple[int, int]] = []
-        self._fill(state, seat, ones, values)
-        return ones + [i for i, _ in values], [1.0] * len(ones) + [v for _, v in values]
-
-    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
-        """What ``seat`` may know, by the compiled writer where it is in use."""
+    def write(self, state: SequiturState, seat: int, out: memoryview[float]) -> None:
+        """By the compiled writer where it is in use, else the reference's vector copied in
+        (version 0's: a subclass adds its own pieces)."""
         if self._observer is None:
-            return self.observe_reference(state, seat)
-        buffer = np.zeros(self.spec.size, OBS_DTYPE)
-        self._observer.write(buffer, state, seat)
-        return buffer
+            vector = SequiturEncoding.observe_reference(self, state, seat)
+            out[:] = cast("memoryview[float]", vector.data)
+        else:
+            self._observer.write(out, state, seat)
 
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         """The observation in Python, the compiled writer's spec and fallback: as the base's,
@@ -336,18 +331,19 @@ class SequiturEncodingV1(SequiturEncoding):
         values = Piece("action_values", (self.game.actions.size,), meaning, high=high)
         return ObsSpec([*super().build_spec().pieces, values])
 
-    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
-        return self._with_values(super().observe(state, seat), state, seat)
+    def write(self, state: SequiturState, seat: int, out: memoryview[float]) -> None:
+        """Version 0's entries, then the action values."""
+        super().write(state, seat, out)
+        self._values.write(state, seat, np.frombuffer(out, OBS_DTYPE)[self._values_at :])
 
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         return self._with_values(super().observe_reference(state, seat), state, seat)
 
     def observe_underived(self, state: SequiturState, seat: int) -> np.ndarray:
-        """Version 0's vector: the base's ``observe`` would reach this class's reference (and
-        its values) where the compiled writer is not in use."""
-        if self._observer is None:
-            return super().observe_reference(state, seat)
-        return super().observe(state, seat)
+        """Version 0's vector, the action values left at 0."""
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        SequiturEncoding.write(self, state, seat, cast("memoryview[float]", buffer.data))
+        return buffer
 
     def _with_values(self, buffer: np.ndarray, state: SequiturState, seat: int) -> np.ndarray:
         self._values.write(state, seat, buffer[self._values_at :])
