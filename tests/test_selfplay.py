@@ -19,51 +19,62 @@ from card_envs.agents import make_agent
 from card_envs.training import selfplay
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool, legal_index
 from card_envs.training.selfplay_ppo import PPOSettings, new_policy, ppo_update
+from card_envs.vector.engine import PLAYING, TERMINATED
 
 STEPS = 6  # moves in a game of the scripted env
 
 
-class ScriptedEnv:
-    """Two seats alternate for six moves; after move ``k`` seat 0 receives ``k + 1`` and seat 1
-    ``100 * (k + 1)``, whoever moved. The observation says the move, the game and the seat."""
+class ScriptedTables:
+    """``num_envs`` tables of a scripted game, stepped as ``card_envs.vector`` steps them: two
+    seats alternate for six moves; after move ``k`` seat 0 receives ``k + 1`` and seat 1
+    ``100 * (k + 1)``, whoever moved. The observation says the move, the game and the seat;
+    table ``i`` numbers its games from ``1000 * i``. A table's state is its index."""
 
-    made = 0  # envs made so far: each numbers its games from its own thousand
-
-    def __init__(self):
-        self.possible_agents = ["player_0", "player_1"]
-        self.games = 1000 * ScriptedEnv.made - 1
-        ScriptedEnv.made += 1
+    def __init__(self, env_id, num_envs, *, seed=None, **options):
+        self.num_envs = num_envs
+        self.states = list(range(num_envs))
+        self.moves = [0] * num_envs
+        self.games = [1000 * i - 1 for i in range(num_envs)]
+        self.observations = np.zeros((num_envs, 3), np.float32)
+        self.masks = np.ones((num_envs, 2), bool)
+        self.current_player = np.zeros(num_envs, np.int64)
+        self.game = SimpleNamespace(
+            current_player=lambda i: self.moves[i] % 2,
+            legal_mask=lambda i: np.ones(2, np.int8),
+            illegal_reason=lambda i, action: "not 0 or 1",
+        )
+        observe = self.observe  # nothing is derived
+        self.encoding = SimpleNamespace(observe=observe, observe_underived=observe)
 
     def describe(self):
         return SimpleNamespace(
             obs_spec=SimpleNamespace(size=3, pieces=()), num_actions=2, num_players=2
         )
 
-    def reset(self, seed=None):
-        self.move, self.games = 0, self.games + 1
-        self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-        self.terminations = dict.fromkeys(self.possible_agents, False)
-        self.truncations = dict.fromkeys(self.possible_agents, False)
-        self.agent_selection = "player_0"
+    def reset(self):
+        pass
 
-    def observe(self, agent, derived=True):  # as CardEnv.observe; nothing is derived
-        seat = self.possible_agents.index(agent)
-        vector = np.array([self.move, self.games, seat], np.float32)
-        return {"observation": vector, "action_mask": np.ones(2, np.int8)}
+    def reset_table(self, i, seed=None):
+        self.moves[i], self.games[i] = 0, self.games[i] + 1
 
-    def step(self, action):
+    def observe(self, i, seat):
+        return np.array([self.moves[i], self.games[i], seat], np.float32)
+
+    def observe_row(self, i):
+        seat = self.current_player[i] = self.moves[i] % 2
+        self.observations[i] = self.observe(i, seat)
+        return seat
+
+    def apply(self, i, action):
         assert action in (0, 1)
-        self.move += 1
-        self.rewards = {"player_0": float(self.move), "player_1": 100.0 * self.move}
-        if self.move == STEPS:
-            self.terminations = dict.fromkeys(self.possible_agents, True)
-        self.agent_selection = self.possible_agents[self.move % 2]
+        self.moves[i] += 1
+        move = self.moves[i]
+        return [float(move), 100.0 * move], TERMINATED if move == STEPS else PLAYING
 
 
 @pytest.fixture
 def scripted(monkeypatch):
-    monkeypatch.setattr(selfplay, "make", lambda name, **options: ScriptedEnv())
-    monkeypatch.setattr(ScriptedEnv, "made", 0)
+    monkeypatch.setattr(selfplay, "vector", SimpleNamespace(make=ScriptedTables))
 
     def collector(pool=None, tables=1, seed=0):
         return SelfPlayCollector("scripted", pool or SnapshotPool(), tables, seed=seed)
@@ -126,7 +137,7 @@ def successor_value(collector: SelfPlayCollector, rollout: Rollout, row: int) ->
     """The value the collector recorded for the open decision after ``row`` (same seat, two
     moves on), read from the decisions it kept open."""
     move, game, seat = rollout.observations[row]
-    for decision in [*collector.closed, *collector.tables[0].open]:
+    for decision in [*collector.closed, *collector.open[0]]:
         if decision is not None and decision.observation.tolist() == [move + 2, game, seat]:
             return float(decision.value)
     raise AssertionError("no open successor")

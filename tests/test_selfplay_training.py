@@ -56,9 +56,9 @@ def test_a_fixed_opponent_plays_its_seats_and_is_never_credited(scripted, monkey
     expected = {0: 1 + 2, 2: 3 + 4, 4: 5 + 6, 1: 100 + 200 + 300, 3: 400 + 500, 5: 600}
     moves, games, seats = rollout.observations.T.astype(int)
     assert rollout.rewards.tolist() == [expected[move] for move in moves]
-    table = collector.tables[0]
-    shown = [vector for agent in table.opponents for _, vector in agent.seen]
-    assert all(env is table.env for agent in table.opponents for env, _ in agent.seen)
+    opponents = collector.opponents[0]
+    shown = [vector for agent in opponents for _, vector in agent.seen]
+    assert all(view is collector.views[0] for agent in opponents for view, _ in agent.seen)
     for game in np.unique(games):
         (seat,) = np.unique(seats[games == game])  # one learner seat per game
         opponent_moves = sorted(move for move, g, s in shown if g == game)
@@ -196,4 +196,4 @@ def test_the_reward_mode_reaches_every_table():
 
     config = default_config("unfortunate_events_v0", 2, tables=2, reward_mode="score")
     tables = SelfPlayTrainer(config).collector.tables
-    assert [table.env.reward_mode for table in tables] == ["score", "score"]
+    assert tables.num_envs == 2 and tables.score_mode

@@ -2,9 +2,10 @@
 
 Every seat of every table is played by the learning policy, by a frozen snapshot of it from a
 :class:`SnapshotPool`, or by a fixed opponent such as the heuristic (the pool's
-``opponent_share``). Each tick every table has one seat to act; the decisions that belong to
-the same policy are evaluated together in one batched forward pass, a fixed opponent acts on its
-own, then every table steps.
+``opponent_share``). The tables are one :mod:`card_envs.vector` env, the library's one
+implementation of stepping many tables. Each tick every table has one seat to act; the
+decisions that belong to the same policy are evaluated together in one batched forward pass
+over the env's observation rows, a fixed opponent acts on its own, then every table steps.
 
 Each learning seat's own decisions form its trajectory. A reward that a seat receives is
 credited to that seat's own last decision, whoever acted: rewards that arrive while the others
@@ -31,11 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from card_envs import make
+from card_envs import vector
 from card_envs.agents import make_agent
 from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.base import Agent
+from card_envs.core.errors import IllegalActionError
 from card_envs.core.extras import require
+from card_envs.vector.engine import PLAYING
+from card_envs.vector.single import TableView
 
 with require("train"):
     import torch
@@ -171,24 +175,17 @@ class _Decision:
         self.next: _Decision | None = None  # the seat's next decision; None at the game's end
 
 
-class _Table:
-    """One game in progress: the env, its fixed opponents (one per seat, or none), who plays
-    each seat, each learning seat's open decision and the reward a seat got before its first
-    decision."""
-
-    def __init__(self, env, rng: np.random.Generator, opponents: list[Agent]):
-        self.env, self.rng, self.opponents = env, rng, opponents
-        self.players: list[Policy | Agent | None] = []
-        self.open: list[_Decision | None] = []
-        self.early: list[float] = []
-
-
 class SelfPlayCollector:
-    """``tables`` games of ``env_name`` stepped in lockstep; :meth:`collect` gathers the
-    learner's decisions. With an ``opponent`` kind (``"heuristic"``), every table has one such
-    agent per seat, seated by the pool's ``opponent_share``; they act one at a time through
-    ``act_at`` and are never learned from. Deterministic for a ``seed``: the tables' deals,
-    seatings and opponents' seeds and the actions sampled come from generators spawned from it."""
+    """``tables`` games of ``env_name`` stepped in lockstep on a :mod:`card_envs.vector` env;
+    :meth:`collect` gathers the learner's decisions. With an ``opponent`` kind
+    (``"heuristic"``), every table has one such agent per seat, seated by the pool's
+    ``opponent_share``; they act one at a time through ``act_at`` and are never learned from.
+    Deterministic for a ``seed``: the tables' deals, seatings and opponents' seeds and the
+    actions sampled come from generators spawned from it.
+
+    Per table ``i``: ``players[i]`` says who plays each seat of its game (``None``: the
+    learner), ``open[i]`` holds each learning seat's open decision, ``opponents[i]`` its fixed
+    opponents (one per seat, or none) and ``views[i]`` what they read of the table."""
 
     def __init__(
         self,
@@ -207,22 +204,23 @@ class SelfPlayCollector:
         self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
         streams = np.random.SeedSequence(seed).spawn(tables + 1)
         self.rng = np.random.default_rng(streams[0])  # the actions sampled
-        envs = [make(env_name, num_players=num_players, **env_options) for _ in streams[1:]]
-        self.info = envs[0].describe()
-        self.tables = [
-            _Table(env, np.random.default_rng(stream), self._opponents(opponent))
-            for env, stream in zip(envs, streams[1:], strict=True)
-        ]
-        # the batch of a tick is stacked into these rather than into new arrays every tick
-        self._vectors = np.zeros((tables, self.info.obs_spec.size), np.float32)
-        self._masks = np.zeros((tables, self.info.num_actions), np.int8)
-        self.seat_of = {
-            agent: seat for seat, agent in enumerate(self.tables[0].env.possible_agents)
-        }
+        # each table's games are dealt from its own stream (reset_table), not the env's rule
+        self.tables = vector.make(
+            env_name, tables, seed=seed, num_players=num_players, **env_options
+        )
+        self.tables.reset()
+        self.info = self.tables.describe()
+        players = self.info.num_players
+        self._rngs = [np.random.default_rng(stream) for stream in streams[1:]]
+        self.opponents = [self._opponents(opponent) for _ in range(tables)]
+        self.views = [TableView(self.tables, i) for i in range(tables)]
+        self.players: list[list[Policy | Agent | None]] = [[] for _ in range(tables)]
+        self.open: list[list[_Decision | None]] = [[None] * players for _ in range(tables)]
+        self._early = [[0.0] * players for _ in range(tables)]  # rewards before a first decision
         self.closed: list[_Decision] = []
         self.env_steps = self.games = 0
-        for table in self.tables:
-            self._new_game(table)
+        for i in range(tables):
+            self._new_game(i)
 
     def _opponents(self, kind: str | None) -> list[Agent]:
         """One ``kind`` agent per seat (reseeded every game), or none without a kind."""
@@ -230,13 +228,16 @@ class SelfPlayCollector:
             return []
         return [make_agent(kind, self.info) for _ in range(self.info.num_players)]
 
-    def _new_game(self, table: _Table) -> None:
-        table.env.reset(seed=int(table.rng.integers(2**31)))
-        for agent in table.opponents:
-            agent.reset(int(table.rng.integers(2**31)))
-        table.players = self.pool.draw(table.rng, self.info.num_players, table.opponents)
-        table.open = [None] * self.info.num_players
-        table.early = [0.0] * self.info.num_players
+    def _new_game(self, i: int) -> None:
+        """Deal table ``i`` its next game from its own generator, reseed its opponents and
+        seat the game's players."""
+        rng = self._rngs[i]
+        self.tables.reset_table(i, int(rng.integers(2**31)))
+        for agent in self.opponents[i]:
+            agent.reset(int(rng.integers(2**31)))
+        self.players[i] = self.pool.draw(rng, self.info.num_players, self.opponents[i])
+        self.open[i] = [None] * self.info.num_players
+        self._early[i] = [0.0] * self.info.num_players
 
     def add_snapshot(self, policy: Policy) -> None:
         """A frozen copy of ``policy`` into the pool (as every worker of
@@ -261,44 +262,57 @@ class SelfPlayCollector:
         return self._rollout(closed)
 
     def _tick(self, policy: Policy) -> None:
-        """Every table's acting seat decides (one forward pass per policy), then every table
-        steps and credits the rewards."""
-        seen = []
-        for table in self.tables:
-            env = table.env
-            seat = self.seat_of[env.agent_selection]
-            player = table.players[seat]  # a fixed opponent may not read the derived pieces
-            derived = not isinstance(player, Agent) or player.reads_derived
-            seen.append((seat, env.observe(env.agent_selection, derived=derived)))
-        groups: dict[int, list[int]] = {}
-        for index, (seat, _) in enumerate(seen):
-            groups.setdefault(id(self.tables[index].players[seat]), []).append(index)
-        actions = [0] * len(self.tables)
+        """Every table's acting seat decides: a fixed opponent on its own, the learner and
+        each snapshot in one forward pass over its tables' rows; then every table steps and
+        credits the rewards."""
+        tables, actions = self.tables, [0] * self.tables.num_envs
+        current_player = tables.game.current_player
+        groups: dict[int, list[int]] = {}  # the tables of each policy, by its id
+        for i, state in enumerate(tables.states):
+            seat = current_player(state)
+            player = self.players[i][seat]
+            if isinstance(player, Agent):
+                actions[i] = self._fixed_action(i, seat, player)
+            else:
+                tables.observe_row(i)
+                groups.setdefault(id(player), []).append(i)
         for indices in groups.values():
-            table = self.tables[indices[0]]
-            player = table.players[seen[indices[0]][0]]
-            if isinstance(player, Agent):  # a fixed opponent: its own table's seat alone
-                actions[indices[0]] = player.act_at(table.env, seen[indices[0]][1])
-                continue
-            acting = policy if player is None else player
-            chosen = self._decide(acting, [seen[i][1] for i in indices], player is None)
-            for index, (action, decision) in zip(indices, chosen, strict=True):
-                actions[index] = action
+            player = self.players[indices[0]][int(tables.current_player[indices[0]])]
+            learning = player is None
+            chosen = self._decide(policy if learning else player, indices, learning)
+            for i, (action, decision) in zip(indices, chosen, strict=True):
+                actions[i] = action
                 if decision is not None:
-                    self._record(self.tables[index], seen[index][0], decision)
-        for table, action in zip(self.tables, actions, strict=True):
-            self._step(table, action)
+                    self._record(i, int(tables.current_player[i]), decision)
+        for i, action in enumerate(actions):
+            self._step(i, action)
+
+    def _fixed_action(self, i: int, seat: int, agent: Agent) -> int:
+        """A fixed opponent's move at table ``i``, from the observation the AEC env would hand
+        it: without the derived pieces when it does not read them. A move its mask forbids is
+        an ``IllegalActionError`` naming the agent."""
+        tables = self.tables
+        state, encoding = tables.states[i], tables.encoding
+        observe = encoding.observe if agent.reads_derived else encoding.observe_underived
+        mask = tables.game.legal_mask(state)
+        action = int(
+            agent.act_at(self.views[i], {"observation": observe(state, seat), "action_mask": mask})
+        )
+        if not (0 <= action < len(mask) and mask[action]):
+            reason = tables.game.illegal_reason(state, action)
+            raise IllegalActionError(
+                f"table {i}: the {agent.name} agent in seat {seat} chose {action}: {reason}"
+            )
+        return action
 
     def _decide(
-        self, policy: Policy, observations: list[dict[str, np.ndarray]], learning: bool
+        self, policy: Policy, indices: list[int], learning: bool
     ) -> list[tuple[int, _Decision | None]]:
-        """One batched forward pass: each observation's action, and for the learner the
-        decision to record."""
-        count = len(observations)
-        vectors = [seen["observation"] for seen in observations]
-        batch = torch.from_numpy(np.stack(vectors, out=self._vectors[:count]))
-        masks = np.stack([seen["action_mask"] for seen in observations], out=self._masks[:count])
-        ids, valid = legal_index(masks)
+        """One batched forward pass over the rows of tables ``indices``: each one's action,
+        and for the learner the decision to record."""
+        observations = self.tables.observations[indices]  # a copy the decisions keep
+        batch = torch.from_numpy(observations)
+        ids, valid = legal_index(self.tables.masks[indices])
         log_probs = legal_log_probs(
             policy, batch, torch.from_numpy(ids), torch.from_numpy(valid)
         ).numpy()
@@ -309,7 +323,7 @@ class SelfPlayCollector:
             return [(action, None) for action in actions]
         legal = np.split(ids[valid], np.cumsum(valid.sum(axis=1))[:-1])
         columns = zip(
-            vectors,
+            observations,
             legal,
             slots.tolist(),
             log_probs[rows, slots].tolist(),
@@ -318,32 +332,33 @@ class SelfPlayCollector:
         )
         return list(zip(actions, [_Decision(*column) for column in columns], strict=True))
 
-    def _record(self, table: _Table, seat: int, decision: _Decision) -> None:
+    def _record(self, i: int, seat: int, decision: _Decision) -> None:
         """The seat's new decision closes its previous one (which bootstraps from it)."""
-        previous = table.open[seat]
+        previous = self.open[i][seat]
         if previous is not None:
             previous.next = decision
             self.closed.append(previous)
-        decision.reward, table.early[seat] = table.early[seat], 0.0
-        table.open[seat] = decision
+        decision.reward, self._early[i][seat] = self._early[i][seat], 0.0
+        self.open[i][seat] = decision
 
-    def _step(self, table: _Table, action: int) -> None:
-        env = table.env
-        acting = env.agent_selection
-        env.step(action)
+    def _step(self, i: int, action: int) -> None:
+        """Table ``i`` plays ``action``; each learning seat's reward goes to its open decision
+        (or waits for its first); a game that ended closes them all and the next is dealt."""
+        deltas, end = self.tables.apply(i, action)
         self.env_steps += 1
-        for agent, reward in env.rewards.items():
-            seat = self.seat_of[agent]
-            if reward and table.players[seat] is None:
-                decision = table.open[seat]
-                if decision is None:
-                    table.early[seat] += reward
-                else:
-                    decision.reward += reward
-        if env.terminations[acting] or env.truncations[acting]:
-            self.closed.extend(decision for decision in table.open if decision is not None)
+        if deltas:
+            players, open_, early = self.players[i], self.open[i], self._early[i]
+            for seat, reward in enumerate(deltas):
+                if reward and players[seat] is None:
+                    decision = open_[seat]
+                    if decision is None:
+                        early[seat] += float(reward)
+                    else:
+                        decision.reward += float(reward)
+        if end != PLAYING:
+            self.closed.extend(decision for decision in self.open[i] if decision is not None)
             self.games += 1
-            self._new_game(table)
+            self._new_game(i)
 
     def _rollout(self, closed: list[_Decision]) -> Rollout:
         advantages = self._advantages(closed)
