@@ -17,6 +17,7 @@ pytest.importorskip("sb3_contrib")
 from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.training import selfplay
+from card_envs.training.runs import SCALARS
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool, legal_index
 from card_envs.training.selfplay_ppo import PPOSettings, new_policy, ppo_update
 from card_envs.vector.engine import PLAYING, TERMINATED
@@ -275,9 +276,10 @@ def test_update_equals_maskableppo_train():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path, workers):
-    """``card-envs train GAME --selfplay`` at toy size: progress, evaluations, and a safe
-    checkpoint of a network without an advisor, which plays legal moves; with its tables in
-    this process or shared out between two collector workers."""
+    """``card-envs train GAME --selfplay`` at toy size: progress, the same figures as TensorBoard
+    scalars, evaluations, and a safe checkpoint of a network without an advisor, which plays
+    legal moves; with its tables in this process or shared out between two collector
+    workers."""
     from card_envs.agents.checkpoint import metadata_path
     from card_envs.agents.match import play_game
     from card_envs.agents.policy import load_policy_agent
@@ -295,11 +297,31 @@ def test_train_selfplay_command_writes_a_network_that_plays_alone(tmp_path, work
     steps = [row["timesteps"] for row in meta["evaluations"]]
     assert len(steps) >= 2 and steps == sorted(steps) and steps[-1] >= 600
     (run,) = (tmp_path / "runs").iterdir()
-    assert len((run / "progress.jsonl").read_text().splitlines()) >= 3
+    progress = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
+    assert len(progress) >= 3
+    watched = scalars(run)  # TensorBoard's, beside progress.jsonl
+    assert set(watched) == set(SCALARS.values())
+    for key, tag in SCALARS.items():  # progress.jsonl rounds to 5 decimals, TensorBoard to float32
+        rows = meta["evaluations"] if key.startswith("vs_") else progress
+        near = [pytest.approx(row[key], rel=1e-4, abs=1e-5, nan_ok=True) for row in rows]
+        assert watched[tag] == list(zip([row["timesteps"] for row in rows], near, strict=True))
     env = make("seals_v0", num_players=2)
     info = env.describe()
     agents = [load_policy_agent(out, info), make_agent("random", info, 0)]
     assert play_game(env, agents, seed=0).steps > 0  # an illegal move would raise
+
+
+def scalars(run_dir) -> dict[str, list[tuple[int, float]]]:
+    """Every scalar of the TensorBoard event file in ``run_dir``: its (step, value) pairs."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = run_dir.glob("events.out.tfevents*")
+    board = EventAccumulator(str(events))
+    board.Reload()
+    return {
+        tag: [(event.step, event.value) for event in board.Scalars(tag)]
+        for tag in board.Tags()["scalars"]
+    }
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 the networks it keeps, its record and its learning curve.
 
 A run writes into its own folder (``runs/<game>-<time>/``): a network at each evaluation
-(``step_<env steps>.safetensors``), ``progress.jsonl``, and at the end the network that did best
+(``step_<env steps>.safetensors``), ``progress.jsonl`` with its TensorBoard scalars beside it
+(:class:`ScalarLog`; ``tensorboard --logdir runs/``), and at the end the network that did best
 against the heuristic, in the safe format (:mod:`card_envs.agents.checkpoint`) with its record
 (config, evaluations) in the JSON and its learning curve as a PNG beside it.
 """
@@ -115,6 +116,40 @@ def write_curve(result: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+# What a researcher watches: a progress row's fields (an update's statistics, its speed) and
+# an evaluation's shares, and their TensorBoard tags (the SB3 trainer's, where it has them).
+SCALARS = {
+    "policy_loss": "train/policy_loss",
+    "value_loss": "train/value_loss",
+    "entropy": "train/entropy",
+    "approx_kl": "train/approx_kl",
+    "clip_fraction": "train/clip_fraction",
+    "explained_variance": "train/explained_variance",
+    "env_steps_per_s": "time/env_steps_per_s",
+    **{f"vs_{opponent}": f"eval/win_share_vs_{opponent}" for opponent in EVAL_SEEDS},
+}
+
+
+class ScalarLog:
+    """A run's TensorBoard event file, in its folder: each row's :data:`SCALARS` at the env
+    steps it was written at (flushed at once, so that a running TensorBoard shows it)."""
+
+    def __init__(self, run_dir: Path):
+        with require("train"):
+            from torch.utils.tensorboard import SummaryWriter
+
+        self.writer = SummaryWriter(log_dir=str(run_dir))
+
+    def write(self, steps: int, row: dict[str, Any]) -> None:
+        for key, tag in SCALARS.items():
+            if key in row:
+                self.writer.add_scalar(tag, row[key], steps)
+        self.writer.flush()
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 KEPT_PREFIX = "step_"  # a run folder's evaluated networks: step_<env steps>.safetensors

@@ -15,6 +15,7 @@ The network acts on the observation alone (no advisor). Deterministic for a seed
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +33,7 @@ from card_envs.core.extras import require
 from card_envs.training.config import SelfPlayConfig
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations
 from card_envs.training.runs import (
+    ScalarLog,
     evaluations,
     json_line,
     kept_evaluation,
@@ -387,7 +389,8 @@ def run_cycles(
     best: Best | None = None,
     keep: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Best]:
-    """Cycles until ``timesteps`` or ``max_minutes``, each logged to ``progress`` (a JSON line);
+    """Cycles until ``timesteps`` or ``max_minutes``, each logged to ``progress`` (a JSON line,
+    with the cycle's env steps per second) and, with the evaluations, to TensorBoard beside it;
     the evaluations (added to ``history``), and the best against the heuristic (starting from
     ``best``, the warm start's or the resumed checkpoint's). ``keep(steps, history)`` is called
     after each evaluation, the network as evaluated."""
@@ -396,9 +399,14 @@ def run_cycles(
     deadline = time.perf_counter() + 60 * minutes if minutes else None
     history = list(history)
     next_eval, finished = trainer.env_steps + config.eval_every, False
-    with progress.open("w", buffering=1) as log:  # a line at a time, for tail -f
+    board = ScalarLog(progress.parent)
+    with progress.open("w", buffering=1) as log, contextlib.closing(board):  # tail -f, too
         while not finished:
-            log.write(json_line({"timesteps": trainer.env_steps, **trainer.cycle()}))
+            started = time.perf_counter()
+            row = trainer.cycle()
+            row["env_steps_per_s"] = row["env_steps"] / (time.perf_counter() - started)
+            log.write(json_line({"timesteps": trainer.env_steps, **row}))
+            board.write(trainer.env_steps, row)
             finished = trainer.env_steps >= config.timesteps or (
                 deadline is not None and time.perf_counter() >= deadline
             )
@@ -406,6 +414,7 @@ def run_cycles(
                 continue
             next_eval += config.eval_every
             scores = evaluations(trainer.policy, config)
+            board.write(trainer.env_steps, scores)
             history.append({"timesteps": trainer.env_steps, **scores})
             print(json_line(history[-1]), end="", flush=True)
             if keep is not None:
