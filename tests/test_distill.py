@@ -74,6 +74,9 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
     [
         ("distilled.zip", {}, ValueError, "name the .safetensors"),
         ("distilled.safetensors", {"gamez": 3}, ValueError, "unknown distillation settings: gamez"),
+        ("distilled.safetensors", {"games": 0}, ValueError, "games=0: at least 1"),
+        ("distilled.safetensors", {"smoothing": 2.0}, ValueError, "smoothing=2.0: a share"),
+        ("distilled.safetensors", {"teacher": None}, ValueError, "teacher=None: not of type str"),
     ],
 )
 def test_bad_settings_are_refused_before_any_game(tmp_path, out, settings, error, message):

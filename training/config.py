@@ -192,13 +192,19 @@ POSITIVE = ("learning_rate", "clip_range")
 SHARES = ("clone_smoothing",)
 
 
+def check_types(settings: Any) -> None:
+    """Each field of a settings dataclass of its declared type, or a ``ValueError`` naming the
+    first that is not."""
+    for name, hint in get_type_hints(type(settings)).items():
+        value = getattr(settings, name)
+        if not is_of(value, hint):
+            raise ValueError(f"{name}={value!r}: not of type {hint_name(hint)}")
+
+
 def check_fields(config: Config) -> None:
     """Each field of its declared type, a registered env at a player count it supports, and
     the bounds the two configs share; a ``ValueError`` naming the first field that is not."""
-    for name, hint in get_type_hints(type(config)).items():
-        value = getattr(config, name)
-        if not is_of(value, hint):
-            raise ValueError(f"{name}={value!r}: not of type {hint_name(hint)}")
+    check_types(config)
     if config.env not in env_names():
         raise ValueError(f"env={config.env!r}: not a registered env ({', '.join(env_names())})")
     supported = player_counts(config.env)
@@ -215,13 +221,13 @@ def check_fields(config: Config) -> None:
             raise ValueError(f"{name}={getattr(config, name)!r}: more than 0")
 
 
-def at_least(config: Config, low: int, *names: str) -> None:
+def at_least(config: Any, low: int, *names: str) -> None:
     for name in names:
         if not getattr(config, name) >= low:
             raise ValueError(f"{name}={getattr(config, name)!r}: at least {low}")
 
 
-def shares(config: Config, *names: str) -> None:
+def shares(config: Any, *names: str) -> None:
     for name in names:
         if not 0.0 <= getattr(config, name) <= 1.0:
             raise ValueError(f"{name}={getattr(config, name)!r}: a share, from 0 to 1")

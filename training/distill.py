@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import time
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +28,34 @@ from card_envs.agents.checkpoint import (
     read_checkpoint_json,
     save_policy,
 )
+from card_envs.training.config import at_least, check_types, shares
 from card_envs.training.runs import copy_curve
 
 DISTILL_SEED = 2_000_000  # deals of neither the clone (1,000,000 on) nor the arena's reports
-DEFAULTS: dict[str, Any] = {
-    "teacher": "ismcts",
-    "opponent": "heuristic",
-    "games": 100,
-    "epochs": 4,
-    "learning_rate": 1e-4,
-    "smoothing": 0.1,
-    "seed": 0,
-}
+
+
+@dataclass(frozen=True)
+class DistillConfig:
+    """``card-envs distill``'s settings (its flags), checked when built: a bad value is a
+    ``ValueError`` naming its field."""
+
+    teacher: str = "ismcts"
+    opponent: str = "heuristic"
+    games: int = 100
+    epochs: int = 4
+    learning_rate: float = 1e-4
+    smoothing: float = 0.1
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_types(self)
+        at_least(self, 1, "games", "epochs")
+        at_least(self, 0, "seed")
+        shares(self, "smoothing")
+        if not self.learning_rate > 0:
+            raise ValueError(f"learning_rate={self.learning_rate!r}: more than 0")
+
+
 HELP = {
     "teacher": "the search agent that labels, a budget after a colon allowed",
     "opponent": "who plays the other seats",
@@ -59,10 +76,10 @@ def distill(
     after)."""
     from card_envs.training.imitation import clone, collect_demonstrations, fit_report  # torch
 
-    settings = DEFAULTS | settings
-    unknown = set(settings) - set(DEFAULTS)
+    unknown = set(settings) - {field.name for field in fields(DistillConfig)}
     if unknown:
         raise ValueError(f"unknown distillation settings: {', '.join(sorted(unknown))}")
+    config = DistillConfig(**settings)
     check_out(out)
     if not checkpoint.is_file():
         raise FileNotFoundError(f"no checkpoint at {checkpoint}")
@@ -73,27 +90,27 @@ def distill(
     demos = collect_demonstrations(
         info.name,
         info.num_players,
-        settings["games"],
+        config.games,
         student=functools.partial(make_agent, str(checkpoint)),
-        teacher=settings["teacher"],
+        teacher=config.teacher,
         first_seed=DISTILL_SEED,
         progress=progress,
         workers=workers,
-        others=settings["opponent"],
+        others=config.opponent,
     )
     before = fit_report(policy, demos)
     after = clone(
         policy,
         demos,
-        epochs=settings["epochs"],
-        learning_rate=settings["learning_rate"],
-        smoothing=settings["smoothing"],
-        seed=settings["seed"],
+        epochs=config.epochs,
+        learning_rate=config.learning_rate,
+        smoothing=config.smoothing,
+        seed=config.seed,
         progress=progress,
     )
     record = {key: value for key, value in meta.items() if key not in FORMAT_KEYS}
     record["distillation"] = {
-        **settings,
+        **asdict(config),
         "source": str(checkpoint),
         "rows": len(demos.actions),
         "before": before,
@@ -118,15 +135,17 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("checkpoint", type=Path, help="the network's .safetensors")
     parser.add_argument("--out", type=Path, required=True, help="the .safetensors to write")
-    for name, value in DEFAULTS.items():
-        flag = "--" + name.replace("_", "-")
-        parser.add_argument(flag, type=type(value), default=value, help=f"{HELP[name]} ({value})")
+    for field in fields(DistillConfig):
+        flag, value = "--" + field.name.replace("_", "-"), field.default
+        parser.add_argument(
+            flag, type=type(value), default=value, help=f"{HELP[field.name]} ({value})"
+        )
     parser.add_argument("--workers", type=int, default=1, help="labelling processes (1)")
     parser.set_defaults(func=cmd_distill)
 
 
 def cmd_distill(args: argparse.Namespace) -> int:
-    settings = {name: getattr(args, name) for name in DEFAULTS}
+    settings = {field.name: getattr(args, field.name) for field in fields(DistillConfig)}
     meta = distill(args.checkpoint, args.out, args.workers, **settings)
     report = meta["distillation"]
     print(
