@@ -1,28 +1,27 @@
 """The one AEC play loop ([`decisions`][]) and whole games with one agent per seat
-([`play_game`][]), shared by the arena, the bench, human play, training, the demo and tests."""
+([`play_game`][]), shared by the arena, the bench, human play, training, the demo and tests;
+the seeds a table's deal and agents derive from ([`derived_seed`][]), and a move named as far as
+a seat can tell it ([`seen_move`][]), for the arena, human play, replays and the browser table."""
 
 from __future__ import annotations
 
 import functools
-import multiprocessing
-import os
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.pool import Pool
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
 from card_envs import make
 from card_envs.agents.base import Agent
+from card_envs.agents.pool import in_processes
 from card_envs.core.env import CardEnv
-from card_envs.registry import registrations, restore
+from card_envs.core.game import Game
 
 Observation = dict[str, np.ndarray]
-Item = TypeVar("Item")
-Result = TypeVar("Result")
+NAMED_ALTERNATIVES = 3  # a hidden move is named as "a or b or c" up to this many candidates
 
 
 @dataclass(frozen=True)
@@ -146,30 +145,52 @@ def _seat_shares(
     return shares
 
 
-def in_processes(
-    function: Callable[[Item], Result], items: Iterable[Item], workers: int = 1
-) -> Iterator[Result]:
-    """``function`` over ``items``, results in order: here with ``workers`` 1, else in that many
-    processes (``function`` and the items must pickle), each with one torch thread."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    if workers == 1:
-        yield from map(function, items)
-        return
-    with process_pool(workers) as pool:
-        yield from pool.imap(function, items)
+def derived_seed(*keys: int) -> int:
+    """A 32-bit seed drawn from ``keys`` by ``numpy.random.SeedSequence`` (independent streams)."""
+    return int(np.random.SeedSequence(list(keys)).generate_state(1)[0])
 
 
-def process_pool(workers: int) -> Pool:
-    """A pool of ``workers`` processes started from a fresh server (no inherited torch
-    threads), each on one thread: a game's forward passes are tiny and threads only contend."""
-    context = multiprocessing.get_context("forkserver")
-    return context.Pool(workers, initializer=start_worker, initargs=(registrations(),))
+def seen_move(game: Game, state: Any, viewer: int, action: int) -> str:
+    """``action``, about to be played from ``state``, as ``viewer`` can tell it: its name, or the
+    legal moves its view after the move does not tell apart (``place left or place right (you
+    cannot tell which)``), or for more of them their blocks (``one of 12 spell moves ...``).
+
+    Each legal move is tried on a copy with the same generator, so chance draws agree; the moves
+    whose redrawn view equals the played one's are those the viewer cannot tell from it.
+    """
+    return alike_text(game, action, alike_moves(game, state, [viewer], action))
 
 
-def start_worker(registered: dict[str, Any]) -> None:
-    """Runs first in each worker process: one thread (before any import of torch or numpy's
-    BLAS can start more), and the envs registered in the parent (:func:`registrations`)."""
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(variable, "1")
-    restore(registered)
+def public_move(game: Game, state: Any, action: int) -> str:
+    """``action`` as someone who sees only what every seat sees (a spectator) can tell it: the
+    legal moves that any seat but the mover cannot tell from it are not told apart."""
+    mover = game.current_player(state)
+    viewers = [seat for seat in range(game.num_players) if seat != mover] or [mover]
+    return alike_text(game, action, alike_moves(game, state, viewers, action))
+
+
+def alike_moves(game: Game, state: Any, viewers: Sequence[int], action: int) -> list[int]:
+    """The legal moves some seat of ``viewers`` cannot tell from ``action`` by its view after."""
+    legal = game.legal_actions(state)
+    if len(legal) == 1:
+        return legal
+    after = {}
+    for move in legal:
+        after[move] = game.clone(state)
+        game.apply(after[move], move, np.random.default_rng(0))
+    alike = {action}
+    for viewer in viewers:
+        seen = game.render_seat(after[action], viewer)
+        alike |= {m for m in legal if m not in alike and game.render_seat(after[m], viewer) == seen}
+    return sorted(alike)
+
+
+def alike_text(game: Game, action: int, alike: Sequence[int]) -> str:
+    """A move named as far as it can be told from ``alike`` (the moves not told apart)."""
+    names = game.actions.names
+    if len(alike) == 1:
+        return names[action]
+    if len(alike) <= NAMED_ALTERNATIVES:
+        return " or ".join(names[a] for a in alike) + " (you cannot tell which)"
+    kinds = " or ".join(dict.fromkeys(game.actions.decoded[a][0] for a in alike))
+    return f"one of {len(alike)} {kinds} moves (you cannot tell which)"

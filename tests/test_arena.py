@@ -41,6 +41,9 @@ from card_envs.tools.arena import (
     summarise,
     write_plot,
 )
+from card_envs.tools.arena import estimate as estimate_module
+from card_envs.tools.arena import jobs as jobs_module
+from card_envs.tools.arena import tables as tables_module
 from card_envs.tools.stats import Ratings, deal_interval, wilson_interval, win_ranks
 
 REPORT_KEYS = {"game", "players", "episodes", "seed", "agents"}
@@ -426,7 +429,7 @@ def test_a_long_fixed_run_says_how_long_before_it_starts(monkeypatch):
     """A search agent's decisions are timed on a few positions: the run's length, up front."""
     stream = io.StringIO()
     jobs = build_jobs([("seals_v0", 4)], ["ismcts:iterations=20", "random"], matrix=False)
-    monkeypatch.setattr(arena, "LONG_RUN_SECONDS", 0.0)
+    monkeypatch.setattr(estimate_module, "LONG_RUN_SECONDS", 0.0)
     estimate = arena.Estimate.of(jobs[0])
     assert estimate.per_decision["ismcts:iterations=20"] > estimate.per_decision["random"]
     assert estimate.per_seat > 1
@@ -459,15 +462,15 @@ def test_a_later_version_plays_only_its_trained_agents(monkeypatch):
     and skips it while it ships no trained agent of its own."""
     alone = build_jobs([("sequitur_v1", 4)], None, matrix=False)  # alone it is shown whole
     assert alone[0].agents == tuple(claims(agent_kinds(make("sequitur_v1").describe()))[0])
-    real = arena.agent_kinds
+    real = jobs_module.agent_kinds
     builtin = [kind for kind in real(make("sequitur_v1").describe()) if kind not in TRAINED_KINDS]
-    monkeypatch.setattr(arena, "agent_kinds", lambda info: builtin)
+    monkeypatch.setattr(jobs_module, "agent_kinds", lambda info: builtin)
     jobs = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=False)
     assert [job.env_name for job in jobs] == ["sequitur_v0"]
     monkeypatch.setattr(
-        arena, "agent_kinds", lambda info: builtin + ["ppo"] * info.name.endswith("_v1")
+        jobs_module, "agent_kinds", lambda info: builtin + ["ppo"] * info.name.endswith("_v1")
     )
-    monkeypatch.setattr(arena, "check_agents", lambda *args: None)
+    monkeypatch.setattr(jobs_module, "check_agents", lambda *args: None)
     jobs = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=False)
     assert jobs[1].agents == ("ppo",) and jobs[1].opponents == ("random", "heuristic")
     both = build_jobs([("sequitur_v0", 4), ("sequitur_v1", 4)], None, matrix=True)
@@ -514,14 +517,16 @@ def test_a_users_agent_class_plays_in_the_arena():
 
 def test_trust_checkpoint_reaches_make_agent(monkeypatch):
     calls = []
-    real = arena.make_agent
+    real = tables_module.make_agent
 
     def spy(kind, info, seed=None, *, trust=False):
         calls.append(trust)
         return real(kind, info, seed, trust=trust)
 
-    monkeypatch.setattr(arena, "make_agent", spy)
-    monkeypatch.setattr(arena, "_AGENTS", {})
+    monkeypatch.setattr(jobs_module, "make_agent", spy)  # the check, in this process
+    monkeypatch.setattr(estimate_module, "make_agent", spy)  # the up-front estimate
+    monkeypatch.setattr(tables_module, "make_agent", spy)  # the agents that play
+    monkeypatch.setattr(tables_module, "_AGENTS", {})
     base = ["arena", "--game", "seals_v0", "--agents", "random", "heuristic", "--episodes", "1"]
     assert main([*base, "--workers", "1"]) == 0
     assert calls and not any(calls)

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from card_envs import env_names, make
+from card_envs.agents.match import seen_move
 from card_envs.cli import main
 from card_envs.core.cards import card_name
 from card_envs.tools import play
-from card_envs.tools.play import action_blocks, list_moves, parse_move, play_session, seen_move
+from card_envs.tools.play import action_blocks, list_moves, parse_move, play_session
 
 CLI = [sys.executable, "-m", "card_envs.cli"]
 ROOT = Path(__file__).resolve().parents[1]

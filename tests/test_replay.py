@@ -13,12 +13,12 @@ import pytest
 
 from card_envs import cli, make
 from card_envs.agents import make_agent
-from card_envs.agents.match import play_game
+from card_envs.agents.match import play_game, seen_move
 from card_envs.cli import BROKEN_PIPE
 from card_envs.datasets import build_dataset
 from card_envs.records import read_records, record_game, replay, write_records
 from card_envs.tools.arena import Lineup, make_tasks, play_timed
-from card_envs.tools.play import play_session, seen_move
+from card_envs.tools.play import play_session
 from card_envs.tools.replay import Replayer, browse, load, summary
 
 

@@ -9,8 +9,7 @@ import pytest
 from helpers import load_script
 
 from card_envs.agents.search import Budget, ISMCTSAgent
-from card_envs.tools import arena
-from card_envs.tools.arena import Lineup, make_tasks, play
+from card_envs.tools.arena import Lineup, make_tasks, play, tables
 
 strength = load_script("search_strength")
 
@@ -22,7 +21,7 @@ def cheap_search(monkeypatch):
     monkeypatch.setattr(
         ISMCTSAgent, "default_budget", classmethod(lambda cls, info: Budget(iterations=2))
     )
-    monkeypatch.setattr(arena, "_AGENTS", {})
+    monkeypatch.setattr(tables, "_AGENTS", {})
 
 
 def test_each_table_is_the_arenas_game_with_the_searcher_clocked():

@@ -4,8 +4,8 @@ A table runs the one play loop (:func:`card_envs.agents.match.decisions`) and pl
 seats itself until a person's seat is to act or the game ends. What a seat is sent is built
 only from what it may know: its observation's views and its render (:mod:`.views`), its legal
 moves when it is to act, and every other seat's move as that seat can tell it
-(:func:`card_envs.tools.play.seen_move`). A spectator is sent what every seat sees alike, and
-every move as the table saw it (:func:`card_envs.tools.play.public_move`). Bad requests raise
+(:func:`card_envs.agents.match.seen_move`). A spectator is sent what every seat sees alike, and
+every move as the table saw it (:func:`card_envs.agents.match.public_move`). Bad requests raise
 :class:`TableError` before anything changes, so a refused request leaves the table as it was.
 """
 
@@ -21,14 +21,13 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents import Agent, agent_kinds, make_agent
-from card_envs.agents.match import decisions
+from card_envs.agents.match import decisions, derived_seed, public_move, seen_move
 from card_envs.core.env import CardEnv
 from card_envs.core.options import game_title, option_table
 from card_envs.registry import env_module, env_names, make, player_counts
 from card_envs.server.limits import MAX_TABLES, TTL_SECONDS
 from card_envs.server.views import observed_scores, public_view, seat_view
-from card_envs.tools.arena import derived_seed
-from card_envs.tools.play import action_blocks, parse_move, public_move, seen_move
+from card_envs.tools.play import action_blocks, parse_move
 
 HUMAN = "human"
 MAX_SEED = 2**63 - 1

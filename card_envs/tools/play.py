@@ -20,20 +20,17 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents import Agent, agent_kinds, make_agent
-from card_envs.agents.match import decisions
+from card_envs.agents.match import decisions, derived_seed, seen_move
 from card_envs.core.env import CardEnv, EnvInfo
-from card_envs.core.game import Game
 from card_envs.core.spec import ActionSpec
 from card_envs.records import append_record, record_game
 from card_envs.registry import env_names, make
-from card_envs.tools.arena import derived_seed
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 # Suit symbols may be typed as letters: "play 10h" is "play 10♥".
 SUIT_LETTERS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "_": " "})
 INTERRUPTED = 130  # the shell's exit code for Ctrl-C
-NAMED_ALTERNATIVES = 3  # a hidden move is named as "a or b or c" up to this many candidates
 Blocks = Sequence[tuple[str, range]]  # an action block's word (the docs' tables) and its ids
 
 
@@ -170,52 +167,6 @@ def choose(
             write(f"not accepted: {picked}")
             continue
         return picked
-
-
-def seen_move(game: Game, state: Any, viewer: int, action: int) -> str:
-    """``action``, about to be played from ``state``, as ``viewer`` can tell it: its name, or the
-    legal moves its view after the move does not tell apart (``place left or place right (you
-    cannot tell which)``), or for more of them their blocks (``one of 12 spell moves ...``).
-
-    Each legal move is tried on a copy with the same generator, so chance draws agree; the moves
-    whose redrawn view equals the played one's are those the viewer cannot tell from it.
-    """
-    return alike_text(game, action, alike_moves(game, state, [viewer], action))
-
-
-def public_move(game: Game, state: Any, action: int) -> str:
-    """``action`` as someone who sees only what every seat sees (a spectator) can tell it: the
-    legal moves that any seat but the mover cannot tell from it are not told apart."""
-    mover = game.current_player(state)
-    viewers = [seat for seat in range(game.num_players) if seat != mover] or [mover]
-    return alike_text(game, action, alike_moves(game, state, viewers, action))
-
-
-def alike_moves(game: Game, state: Any, viewers: Sequence[int], action: int) -> list[int]:
-    """The legal moves some seat of ``viewers`` cannot tell from ``action`` by its view after."""
-    legal = game.legal_actions(state)
-    if len(legal) == 1:
-        return legal
-    after = {}
-    for move in legal:
-        after[move] = game.clone(state)
-        game.apply(after[move], move, np.random.default_rng(0))
-    alike = {action}
-    for viewer in viewers:
-        seen = game.render_seat(after[action], viewer)
-        alike |= {m for m in legal if m not in alike and game.render_seat(after[m], viewer) == seen}
-    return sorted(alike)
-
-
-def alike_text(game: Game, action: int, alike: Sequence[int]) -> str:
-    """A move named as far as it can be told from ``alike`` (the moves not told apart)."""
-    names = game.actions.names
-    if len(alike) == 1:
-        return names[action]
-    if len(alike) <= NAMED_ALTERNATIVES:
-        return " or ".join(names[a] for a in alike) + " (you cannot tell which)"
-    kinds = " or ".join(dict.fromkeys(game.actions.decoded[a][0] for a in alike))
-    return f"one of {len(alike)} {kinds} moves (you cannot tell which)"
 
 
 def changed_lines(before: str, after: str) -> list[str]:

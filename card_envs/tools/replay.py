@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.match import seen_move
 from card_envs.core.env import CardEnv
 from card_envs.records import RecordError, play_action, replay, start, validate_record
-from card_envs.tools.play import QUIT_WORDS, Quit, ask, seen_move
+from card_envs.tools.play import QUIT_WORDS, Quit, ask
 
 PROMPT = "[enter] next, b back, <step number>, e end, q quit> "
 
