@@ -173,9 +173,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
         if given.get(key) in ("none", ""):
             given[key] = None
     if args.selfplay:
-        config: Config = default_config(args.game, args.players, **given)
-        check_resume(config, args.resume)
-        return config
+        selfplay = default_config(args.game, args.players, **given)
+        check_resume(selfplay, args.resume)
+        return selfplay
     return ppo_config(args.game, args.players, **given)
 
 

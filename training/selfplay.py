@@ -213,7 +213,7 @@ class SelfPlayCollector:
         players = self.info.num_players
         self._rngs = [np.random.default_rng(stream) for stream in streams[1:]]
         self.opponents = [self._opponents(opponent) for _ in range(tables)]
-        self.views = [TableView(self.tables, i) for i in range(tables)]
+        self.views: list[Any] = [TableView(self.tables, i) for i in range(tables)]  # duck-typed
         self.players: list[list[Policy | Agent | None]] = [[] for _ in range(tables)]
         self.open: list[list[_Decision | None]] = [[None] * players for _ in range(tables)]
         self._early = [[0.0] * players for _ in range(tables)]  # rewards before a first decision

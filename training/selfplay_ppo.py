@@ -240,7 +240,7 @@ def new_collector(config: SelfPlayConfig) -> SelfPlayCollector | CollectorWorker
     processes (:mod:`card_envs.training.selfplay_workers`)."""
     share = config.opponent_share
     pool = (config.pool_size, config.snapshot_share, share)
-    options = {
+    options: dict[str, Any] = {
         "num_players": config.num_players,
         "gae_lambda": config.gae_lambda,
         "opponent": config.opponent_kind if share else None,
@@ -333,6 +333,7 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
     torch threads."""
 
     config, started = trainer.config, time.perf_counter()
+    assert config.warm_start is not None  # train_selfplay warm-starts only from an agent
     demos = collect_demonstrations(
         config.env,
         config.num_players,
