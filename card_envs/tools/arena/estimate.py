@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,20 +61,35 @@ def sample_positions(
     """Copies of :data:`SAMPLE_GAMES` seeded games at :data:`SAMPLE_DECISIONS` + 1 of their
     decisions with a choice, spread over them, and the decisions per seat they took (played by
     the heuristic where the game has one: cheap, and near the length of real games). A forced
-    move costs any agent little, so none is sampled (the estimate errs long)."""
-    agent = make_agent(
-        HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM, info, 0, trust=trust
-    )
-    seen, count = [], 0
+    move costs any agent little, so none is sampled (the estimate errs long).
+
+    The games are played twice, the second time copying only the picked positions: a copy of
+    an env can be dear (a game's caches come along), and every decision's would add up to
+    minutes and gigabytes."""
+    kind = HEURISTIC if HEURISTIC in agent_kinds(info) else RANDOM
+    _, choices, count = walk_games(env, make_agent(kind, info, 0, trust=trust))
+    picks = np.linspace(0, choices - 1, SAMPLE_DECISIONS + 1).round().astype(int)
+    positions, _, _ = walk_games(env, make_agent(kind, info, 0, trust=trust), set(picks))
+    return positions, count / SAMPLE_GAMES / info.num_players
+
+
+def walk_games(
+    env: CardEnv, agent: Agent, keep: Set[int] = frozenset()
+) -> tuple[list[tuple[CardEnv, Any]], int, int]:
+    """``agent`` in every seat of :data:`SAMPLE_GAMES` seeded games: copies at the decisions
+    with a choice whose numbers (from 0, over all the games) are in ``keep``, and the counts of
+    decisions with a choice and of all decisions."""
+    kept, choices, count = [], 0, 0
     for seed in range(SAMPLE_GAMES):
         env.reset(seed=seed)
         for _, observation in decisions(env):
             count += 1
             if observation["action_mask"].sum() > 1:
-                seen.append((copy.deepcopy(env), observation))
+                if choices in keep:
+                    kept.append((copy.deepcopy(env), observation))
+                choices += 1
             env.step(agent.act_at(env, observation))
-    picks = np.linspace(0, len(seen) - 1, SAMPLE_DECISIONS + 1).round().astype(int)
-    return [seen[i] for i in dict.fromkeys(picks)], count / SAMPLE_GAMES / info.num_players
+    return kept, choices, count
 
 
 def decision_seconds(agent: Agent, positions: Sequence[tuple[CardEnv, Any]]) -> float:
