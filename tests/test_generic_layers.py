@@ -17,6 +17,7 @@ from card_envs.registry import env_module
 ROOT = Path(__file__).resolve().parents[1]
 GENERIC = [
     "card_envs/core",
+    "card_envs/evaluation",
     "card_envs/tools",
     "card_envs/server",
     "card_envs/vector",
