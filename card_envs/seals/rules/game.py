@@ -10,12 +10,13 @@ or when the counter is empty; tied leaders then play up to 3 extra rounds among 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
+from card_envs.core.kernels import compiled
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.seals.rules.actions import ACTIONS
@@ -57,6 +58,11 @@ from card_envs.seals.rules.state import (
     SealsState,
 )
 from card_envs.seals.rules.text import table
+
+if TYPE_CHECKING:
+    from card_envs.seals.rules._moves import LegalMask
+
+LEGAL_MASK: type[LegalMask] | None = compiled("card_envs.seals.rules._moves", "LegalMask")
 
 TIE_ROUNDS = 3
 # Most blasons one reveal can win: one four coins (3; there are 7 coins) and at most half a
@@ -131,6 +137,7 @@ class SealsGame(Game[SealsState]):
         self._take_symbol = ACTIONS.start["take_symbol"]
         self._reveal = ACTIONS.start["reveal"]
         self._stop = ACTIONS.start["stop"]
+        self._mask = None if LEGAL_MASK is None else LEGAL_MASK(*self._mask_config())
 
     @property
     def actions(self) -> ActionSpec:
@@ -212,6 +219,22 @@ class SealsGame(Game[SealsState]):
         symbols = sorted({SYMBOL[c] for c in state.row})
         take_colour, take_symbol = self._take_colour, self._take_symbol
         return [take_colour + c for c in colours] + [take_symbol + s for s in symbols]
+
+    def legal_mask(self, state: SealsState) -> np.ndarray:
+        """The compiled mask (``rules/_moves.pyx``) when it is built, else
+        :meth:`legal_mask_py`: the same bytes either way."""
+        if self._mask is None:
+            return self.legal_mask_py(state)
+        return self._mask.mask(state)
+
+    def legal_mask_py(self, state: SealsState) -> np.ndarray:
+        """The reference mask: :meth:`legal_actions` set byte by byte."""
+        return super().legal_mask(state)
+
+    def _mask_config(self) -> tuple[int, int, int, int, int, bool]:
+        """The compiled mask's arguments: its length, the block starts, the reading."""
+        size, of_a_kind = self._actions.size, self.reading == OF_A_KIND
+        return size, self._take_colour, self._take_symbol, self._reveal, self._stop, of_a_kind
 
     def _reveal_options(self, symbols: list[int], revealed: list[int]) -> list[int]:
         """Reveal ids the hand can add to this turn's series: what each value has left after
