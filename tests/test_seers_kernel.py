@@ -1,12 +1,16 @@
 """Seers Catalog's compiled kernels against their Python references: the meld generator
 (rules/_melds.pyx, ``melds.legal_plays_py``) lists the same melds, finishes and order on
-thousands of hands; the observation writer (_encoding.pyx, ``SeersCatalogEncoding.write``) writes
-the same vector for every seat of thousands of states; and the switch that picks them."""
+thousands of hands; the legal mask built on it (``SeersCatalogGame.legal_mask_py``) sets the same
+bytes at every step of whole games; the observation writer (_encoding.pyx,
+``SeersCatalogEncoding.write_reference``) writes the same vector for every seat of thousands of
+states; and the switch that picks them."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -18,6 +22,7 @@ from card_envs.core.kernels import PURE_PYTHON
 from card_envs.seers_catalog import encoding
 from card_envs.seers_catalog.encoding import SeersCatalogEncoding
 from card_envs.seers_catalog.rules import SeersCatalogGame, melds
+from card_envs.seers_catalog.rules import game as rules_game
 from card_envs.seers_catalog.rules.cards import KIND, NUM_SUITED, WILD
 from card_envs.seers_catalog.rules.melds import (
     K_CAULDRON,
@@ -49,6 +54,7 @@ def test_seers_kernel_is_compiled():
         pytest.skip("CARD_ENVS_REQUIRE_COMPILED is not set")
     assert kernel is not None, "the kernels are not built: setup.py build_ext --inplace"
     assert melds.COMPILED or PURE_PYTHON
+    assert rules_game.LEGAL_MASK is not None or PURE_PYTHON
     assert (encoding.OBSERVER is not None) or PURE_PYTHON
 
 
@@ -147,6 +153,68 @@ def test_kernel_refuses_what_is_not_a_hand():
         kernel.legal_plays([WILD] * 129, None)
 
 
+# -- the legal mask ---------------------------------------------------------------------------
+SMALL_POOL = ["Go First", "Rod of Reincarnation", "Lens", "Half Moon", "Gift of Fate", "Crown"]
+MODIFIER_POOL = [
+    "Go First",
+    "Cauldron of Sorcery",
+    "Prism",
+    "Half Moon",
+    "Echo",
+    "Stepping Stone",
+    "Crown",
+    "Gift of Fate",
+    "Rod of Reincarnation",
+    "Lens",
+]
+
+
+@pytest.mark.parametrize(
+    ("n", "options"),
+    [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (3, {"artifact_pool": SMALL_POOL}),
+        (5, {"artifact_pool": MODIFIER_POOL, "num_rounds": 2}),
+    ],
+)
+def test_legal_mask_equals_reference_at_every_step(n, options):
+    """Whole random games (leads, Singles, Sets and Runs to beat, builds card by card with
+    every modifier, the Rod, Gift and Lens, the Bonus): the mask, bit for bit, at every step,
+    from a kernel that keeps no table against a reference that keeps its tables."""
+    game = SeersCatalogGame(n, **options)
+    mask = kernel.LegalMask(*game._mask_config())
+    rng = np.random.default_rng(n + len(options))
+    builds = 0
+    for _ in range(5):
+        state = game.new_game(rng)
+        while True:
+            got, want = mask.mask(state), game.legal_mask_py(state)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), state
+            if game.is_over(state):
+                break
+            builds += len(state.pending) > 1
+            legal = np.flatnonzero(want)
+            game.apply(state, int(legal[rng.integers(len(legal))]), rng)
+        assert not mask.mask(state).any()
+    assert builds > 50  # melds of two cards and more were built and checked on the way
+
+
+def test_legal_mask_refuses_a_wrong_state_and_survives_copies():
+    game = SeersCatalogGame(3)
+    mask = kernel.LegalMask(*game._mask_config())
+    state = game.new_game(np.random.default_rng(1))
+    for copied in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert copied.legal_mask(state).tobytes() == game.legal_mask(state).tobytes()
+    state.hands[state.turn].append(80)
+    with pytest.raises(ValueError, match="card code 80 is out of range"):
+        mask.mask(state)
+    with pytest.raises(ValueError, match="action id"):
+        kernel.LegalMask(10, {0: 11}, {}, 0, 1, (), ())
+
+
 # -- the observation --------------------------------------------------------------------------
 def compiled_writers(enc: SeersCatalogEncoding) -> list:
     """The compiled writers as the encoding builds them, made here so that they are tested
@@ -212,12 +280,12 @@ def test_writer_refuses_a_wrong_buffer_or_state():
 
 
 def test_pure_python_switch_selects_the_references():
-    """CARD_ENVS_PURE_PYTHON=1, read at import, makes legal_plays and the observation the
-    references."""
+    """CARD_ENVS_PURE_PYTHON=1, read at import, makes legal_plays, the mask and the observation
+    the references."""
     code = (
         "from card_envs.seers_catalog import encoding; from card_envs.seers_catalog.rules "
-        "import melds; print(melds.COMPILED, encoding.OBSERVER)"
+        "import game, melds; print(melds.COMPILED, encoding.OBSERVER, game.LEGAL_MASK)"
     )
     env = {**os.environ, "CARD_ENVS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.stdout.strip() == "False None", out.stderr
+    assert out.stdout.strip() == "False None None", out.stderr

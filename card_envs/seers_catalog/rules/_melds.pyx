@@ -8,21 +8,30 @@ follows its loops in the same order, so each meld is found in the same order and
 (a dict of sorted kinds to a set of finishes) is the same down to its iteration order.
 """
 
+cimport cython
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uint64_t
 
+import numpy as np
+
 from card_envs.seers_catalog.rules.cards import (
+    BONUS_LIMIT,
     CAULDRON,
     CROWN,
     ECHO,
+    GIFT,
     GO_FIRST,
     HALF_MOON,
     KIND,
+    LENS,
     MAX_SUITS,
     MAX_VALUE,
     MIN_VALUE,
+    NUM_CODES,
     NUM_KINDS,
     NUM_VALUES,
     PRISM,
+    ROD,
     STEPPING_STONE,
     WILD,
 )
@@ -40,6 +49,12 @@ cdef enum:
     MAXH = 128  # kinds in a hand (a real hand holds at most the 75 cards)
     MAXC = MAXH + 32  # kinds in one meld while it is assembled
     RANKS = 16  # slots by value, 0..15
+    NKINDS = 71  # card kinds, checked against the rules' below
+    NCODES = 75  # card codes, checked against the rules' below
+    MAXP = 8  # seers (5) and then some
+
+if NUM_KINDS != NKINDS or NUM_CODES != NCODES:
+    raise ImportError(f"the kernel is built for {NKINDS} kinds and {NCODES} codes")
 
 cdef int C_WILD = WILD
 cdef int C_MIN = MIN_VALUE
@@ -54,6 +69,16 @@ cdef int K_PRI = KIND[PRISM]
 cdef int K_HM = KIND[HALF_MOON]
 cdef int K_EC = KIND[ECHO]
 cdef int K_ST = KIND[STEPPING_STONE]
+cdef int K_ROD = KIND[ROD]
+cdef int K_GIFT = KIND[GIFT]
+cdef int K_LENS = KIND[LENS]
+cdef int C_CODES = NUM_CODES
+cdef int C_BONUS_LIMIT = BONUS_LIMIT
+cdef int C_KIND_OF[NCODES]
+for _code, _kind in enumerate(KIND):
+    C_KIND_OF[_code] = _kind
+_zeros = np.zeros
+_int8 = np.int8
 cdef int C_MATCH = MATCH, C_RUN = RUN, C_MIN_RUN = MIN_RUN
 cdef int C_GO_FIRST_VALUE = GO_FIRST_VALUE, C_CROWN_VALUE = CROWN_VALUE
 # run artifacts as bits
@@ -84,6 +109,17 @@ cdef struct Gen:
     int spec_needs[RANKS][MAXH]
     int buf[MAXC]  # the meld being assembled
     int tmp[MAXC + 1]  # a sorted copy
+    # Mask mode (``mask`` not NULL): each meld found sets the bit of the step after ``prefix``
+    # (its next kind's add id, or its finish's id when it is the whole meld) instead of going
+    # into the plays dict; ``found`` counts the bits set.
+    char* mask
+    int depth
+    int prefix[MAXC]
+    const int* adds  # by kind: the add action id (-1: not a meld kind)
+    const int* match_ids  # by value: the play_value id
+    const int* run_ids  # by top value: the play_run id
+    int art_id
+    int found
 
 
 cdef inline bint has_art(Gen* g, int kind) noexcept:
@@ -116,6 +152,9 @@ cdef void record(Gen* g, dict plays, int* cards, int n, object finish, int kind,
             t[j] = t[j - 1]
             j -= 1
         t[j] = x
+    if g.mask != NULL:
+        mark_steps(g, n, finish, rank2)
+        return
     for h in range(g.half + 1):
         if rank2 + h <= g.floor:
             continue
@@ -131,6 +170,49 @@ cdef void record(Gen* g, dict plays, int* cards, int n, object finish, int kind,
             plays[key] = {finish}
         else:
             (<set>found).add(finish)
+
+
+cdef void mark_steps(Gen* g, int n, object finish, int rank2) except *:
+    """Mask mode: the sorted meld ``g.tmp[:n]`` (and its Half Moon copy) marks the step that
+    follows ``g.prefix``, as ``Moves.after`` reads it from the plays."""
+    cdef int h, i, m, length, step
+    cdef int key[MAXC + 1]
+    for h in range(g.half + 1):
+        if rank2 + h <= g.floor:
+            continue
+        m = n
+        if h:
+            while m > 0 and g.tmp[m - 1] > K_HM:
+                m -= 1
+        length = 0
+        for i in range(m):
+            key[length] = g.tmp[i]
+            length += 1
+        if h:
+            key[length] = K_HM
+            length += 1
+        for i in range(m, n):
+            key[length] = g.tmp[i]
+            length += 1
+        if length < g.depth:
+            continue
+        for i in range(g.depth):
+            if key[i] != g.prefix[i]:
+                break
+        else:
+            step = g.adds[key[g.depth]] if length > g.depth else finish_id(g, finish)
+            if step < 0:
+                raise ValueError(f"kind {key[g.depth]} has no add action")
+            g.mask[step] = 1
+            g.found += 1
+
+
+cdef int finish_id(Gen* g, object finish) except -1:
+    """The play action id of a finish: ``(MATCH, v)``, ``(RUN, top)`` or the artifact one."""
+    if finish is _ART_FINISH:
+        return g.art_id
+    cdef int kind = (<tuple>finish)[0], value = (<tuple>finish)[1]
+    return g.match_ids[value] if kind == C_MATCH else g.run_ids[value]
 
 
 cdef int lowest(Gen* g, int value) noexcept:
@@ -453,21 +535,21 @@ cdef void finish_run(Gen* g, dict plays, int* cards, int n, int length, int top,
                 return
 
 
-def legal_plays(hand, top, bint focus=False) -> dict:
-    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds:
-    the reference's result, computed over C arrays."""
-    cdef Gen g
-    cdef int i, k, n = len(hand), lowest_kind = C_KINDS, value, lift
+cdef int init_gen(Gen* g, const int* hand, int n, tuple top, bint focus) except -1:
+    """Read a hand of ``n`` kinds and the table's top meld (``None``: leading) into ``g``, in
+    dict mode (no mask)."""
+    cdef int i, k, lowest_kind = C_KINDS, value, lift
     if n > MAXH:
         raise ValueError(f"a hand of {n} kinds: the compiled generator takes at most {MAXH}")
     g.arts = 0
     g.nsuited = 0
     g.held = 0
     g.wilds = 0
+    g.mask = NULL
     for i in range(RANKS):
         g.nbv[i] = 0
-    for item in hand:
-        k = item
+    for i in range(n):
+        k = hand[i]
         if not 0 <= k < C_KINDS:
             raise ValueError(f"not a card kind: {k} (kinds are 0..{C_KINDS - 1})")
         if k < lowest_kind:
@@ -483,9 +565,9 @@ def legal_plays(hand, top, bint focus=False) -> dict:
             value = k % C_NV + C_MIN
             g.bv[value][g.nbv[value]] = k
             g.nbv[value] += 1
-    g.run_arts = (A_PRISM * has_art(&g, K_PRI) | A_CAUL * has_art(&g, K_CAUL)
-                  | A_STONE * has_art(&g, K_ST))
-    g.half = has_art(&g, K_HM)
+    g.run_arts = (A_PRISM * has_art(g, K_PRI) | A_CAUL * has_art(g, K_CAUL)
+                  | A_STONE * has_art(g, K_ST))
+    g.half = has_art(g, K_HM)
     g.has_top = top is not None
     g.floor = -1
     if g.has_top:
@@ -495,10 +577,298 @@ def legal_plays(hand, top, bint focus=False) -> dict:
     g.near_lo, g.near_hi, g.past = C_MIN, C_MAX, C_MAX + 2
     if g.first >= 0:
         value = g.first % C_NV + C_MIN
-        lift = has_art(&g, K_CAUL)
+        lift = has_art(g, K_CAUL)
         g.near_lo, g.near_hi, g.past = value - lift, value + lift, value + lift + 1
+    return 0
+
+
+cdef void generate(Gen* g, dict plays) except *:
+    artifact_singles(g, plays)
+    matching(g, plays)
+    runs(g, plays)
+
+
+def legal_plays(hand, top, bint focus=False) -> dict:
+    """Every meld ``hand`` (kinds) may play on ``top`` (``None`` = leading), by sorted kinds:
+    the reference's result, computed over C arrays."""
+    cdef Gen g
+    cdef int kinds[MAXH]
+    cdef int n = len(hand), i = 0
+    if n > MAXH:
+        raise ValueError(f"a hand of {n} kinds: the compiled generator takes at most {MAXH}")
+    for item in hand:
+        kinds[i] = item
+        i += 1
+    init_gen(&g, kinds, n, top, focus)
     plays = {}
-    artifact_singles(&g, plays)
-    matching(&g, plays)
-    runs(&g, plays)
+    generate(&g, plays)
     return plays
+
+
+# -- the legal mask -----------------------------------------------------------------------------
+cdef bint in_set_kinds(int k) noexcept:
+    """``melds._SET_KINDS``: what may join suited cards in a Matching Set."""
+    return k == C_WILD or k == K_EC or k == K_CAUL or k == K_HM
+
+
+cdef bint in_run_kinds(int k) noexcept:
+    """``melds._RUN_KINDS``: what may join suited cards in a Suited Run."""
+    return k == C_WILD or k == K_ST or k == K_PRI or k == K_CAUL or k == K_HM
+
+
+cdef bint alone(int k) noexcept:
+    """``melds._ALONE``: in no meld with another card (but Half Moon)."""
+    return k == K_ROD or k == K_GIFT or k == K_LENS or k == K_GO or k == K_CR
+
+
+cdef int contenders(const int* hand, int n, int tk, int ts, int tr, int* out) noexcept:
+    """``melds.contenders`` over C arrays: the kinds that can be in a meld beating the top
+    (a Set or Run); how many, written to ``out``."""
+    cdef int i, k, m = 0, least, low
+    cdef bint match = tk == C_MATCH
+    if ts < 2:
+        for i in range(n):
+            out[i] = hand[i]
+        return n
+    least = (tr - 1) // 2 + 1
+    low = least - 1 if match else least - ts
+    for i in range(n):
+        k = hand[i]
+        if (in_set_kinds(k) if match else in_run_kinds(k)) or (
+            k < C_WILD and k % C_NV + C_MIN >= low
+        ):
+            out[m] = k
+            m += 1
+    return m
+
+
+cdef int joiners(const int* hand, int n, int first, bint single_top, int* out) noexcept:
+    """``melds.joiners`` over C arrays (``single_top``: the top is a Single): the kinds that
+    can be in a meld whose lowest kind is ``first``; how many, written to ``out``."""
+    cdef int i, k, m = 0, suit, value, reach, wilds = 0, nabove = 0, j, x
+    cdef bint prism = False, cauldron = False, stone = False
+    cdef int above[MAXH]
+    if single_top:
+        for i in range(n):
+            if hand[i] == first or hand[i] == K_CAUL or hand[i] == K_HM:
+                out[m] = hand[i]
+                m += 1
+        return m
+    if first == K_GO or first == K_CR:
+        for i in range(n):
+            if hand[i] == first or hand[i] == K_HM:
+                out[m] = hand[i]
+                m += 1
+        return m
+    for i in range(n):  # ``rest``, in out
+        k = hand[i]
+        if k >= first and not alone(k):
+            out[m] = k
+            m += 1
+            prism |= k == K_PRI
+            cauldron |= k == K_CAUL
+            stone |= k == K_ST
+            wilds += k == C_WILD
+    if first >= C_WILD or prism:
+        return m
+    suit, value = first // C_NV, first % C_NV
+    n, m = m, 0
+    if cauldron:
+        for i in range(n):
+            k = out[i]
+            if k >= C_WILD or k // C_NV == suit or abs(k % C_NV - value) <= 1:
+                out[m] = k
+                m += 1
+        return m
+    reach = value + wilds + stone
+    for i in range(n):
+        k = out[i]
+        if first < k < C_WILD and k // C_NV == suit:
+            x = k % C_NV
+            j = nabove
+            while j > 0 and above[j - 1] > x:
+                above[j] = above[j - 1]
+                j -= 1
+            above[j] = x
+            nabove += 1
+    for i in range(nabove):
+        if above[i] > reach + 1:
+            break
+        reach += 1
+    for i in range(n):
+        k = out[i]
+        if k >= C_WILD or (k % C_NV == value if k // C_NV != suit else k % C_NV <= reach):
+            out[m] = k
+            m += 1
+    return m
+
+
+@cython.final
+cdef class LegalMask:
+    """:meth:`SeersCatalogGame.legal_mask_py` compiled: the same bytes for every state, from
+    the meld generator run in mask mode on the kinds the reference's tables would key on, with
+    no table kept (hands rarely repeat, and many tables played in turn share none)."""
+
+    cdef readonly int size
+    cdef readonly tuple config
+    cdef int adds[NKINDS]
+    cdef int match_ids[RANKS]
+    cdef int run_ids[RANKS]
+    cdef int art_id, pass_id, rod_id, nothers
+    cdef int gift_ids[MAXP]
+    cdef int lens_ids[MAXP]
+
+    def __init__(self, int size, dict adds, dict finishes, int pass_id, int rod_id,
+                 tuple gift_ids, tuple lens_ids):
+        """``adds``: kind -> add id; ``finishes``: finish -> play id (``StepIds``); the ids of
+        pass, the Rod, and the Gift and Lens by other seat."""
+        cdef int k, v
+        if len(gift_ids) != len(lens_ids) or len(gift_ids) >= MAXP:
+            raise ValueError(f"{len(gift_ids)} Gift and {len(lens_ids)} Lens ids")
+        self.size, self.config = size, (size, adds, finishes, pass_id, rod_id, gift_ids, lens_ids)
+        for k in range(NKINDS):
+            self.adds[k] = -1
+        for v in range(RANKS):
+            self.match_ids[v] = self.run_ids[v] = -1
+        for kind, action in adds.items():
+            self.adds[checked(kind, NKINDS, "kind")] = checked(action, size, "action id")
+        for (kind, value), action in finishes.items():
+            if kind == C_MATCH:
+                self.match_ids[checked(value, RANKS, "value")] = checked(action, size, "action id")
+            elif kind == C_RUN:
+                self.run_ids[checked(value, RANKS, "value")] = checked(action, size, "action id")
+            else:
+                self.art_id = checked(action, size, "action id")
+        self.pass_id, self.rod_id = checked(pass_id, size, "pass id"), checked(rod_id, size, "rod id")
+        self.nothers = len(gift_ids)
+        for k in range(self.nothers):
+            self.gift_ids[k] = checked(gift_ids[k], size, "gift id")
+            self.lens_ids[k] = checked(lens_ids[k], size, "lens id")
+
+    def __reduce__(self):
+        return LegalMask, self.config
+
+    def mask(self, state):
+        """``int8`` mask for the seer to act (all zero once the game is over)."""
+        mask = _zeros(self.size, _int8)
+        if state.over:
+            return mask
+        cdef Py_buffer view
+        PyObject_GetBuffer(mask, &view, PyBUF_WRITABLE)
+        try:
+            self._set(state, <char*>view.buf)
+        finally:
+            PyBuffer_Release(&view)
+        return mask
+
+    cdef int _set(self, state, char* m) except -1:
+        cdef Gen g
+        cdef int kinds[MAXH]
+        cdef int cards[MAXH]
+        cdef int n = 0, ncards, i, code
+        cdef list hand = state.hands[state.turn], pending = state.pending, table = state.table
+        cdef tuple top = (<object>table[len(table) - 1]).key if table else None
+        if len(hand) > MAXH or len(pending) >= MAXC:
+            raise ValueError(f"a hand of {len(hand)} cards, {len(pending)} chosen: too many")
+        for item in hand:
+            code = checked(item, C_CODES, "card code")
+            kinds[n] = C_KIND_OF[code]
+            n += 1
+        g.depth = len(pending)
+        for i in range(g.depth):
+            g.prefix[i] = C_KIND_OF[checked(pending[i], C_CODES, "card code")]
+        if not g.depth:
+            return self._leading(state, hand, kinds, n, top, m)
+        if top is not None and top[1] > 1:
+            ncards = contenders(kinds, n, top[0], top[1], top[2], cards)
+            init_gen(&g, cards, ncards, top, False)
+        else:
+            single = top is not None and top[1] == 1
+            ncards = joiners(kinds, n, g.prefix[0], single, cards)
+            ncards = joiners(cards, ncards, g.prefix[0], False, kinds)
+            init_gen(&g, kinds, ncards, top, True)
+        self._generate(&g, m)
+        return 0
+
+    cdef int _generate(self, Gen* g, char* m) except -1:
+        """The generator in mask mode (``g.depth`` and ``g.prefix`` set)."""
+        g.mask, g.found = m, 0
+        g.adds, g.match_ids, g.run_ids, g.art_id = self.adds, self.match_ids, self.run_ids, self.art_id
+        generate(g, None)
+        return 0
+
+    cdef int _leading(self, state, list hand, int* kinds, int n, tuple top, char* m) except -1:
+        """No meld in progress: the kinds that can start a meld (``MoveTables.first_steps``),
+        then pass, the Rod, the Gift and the Lens (``SeersCatalogGame.legal_actions``)."""
+        cdef Gen g
+        cdef int cards[MAXH]
+        cdef int i, k, ncards, least, low, starts = 0
+        cdef bint wild = False, go = False, crown = False, rod, gift, lens = False
+        cdef bint half = False, cauldron = False, may_pass
+        for i in range(n):
+            k = kinds[i]
+            wild |= k == C_WILD
+            go |= k == K_GO
+            crown |= k == K_CR
+            half |= k == K_HM
+            cauldron |= k == K_CAUL
+            lens |= k == K_LENS
+        rod, gift = any_kind(kinds, n, K_ROD) and top is not None, any_kind(kinds, n, K_GIFT)
+        if top is None or (top[0] == C_MATCH and top[1] == 1):  # ``start_kinds``
+            low = C_MIN - C_MIN  # leading: every suited card starts a meld
+            if top is not None:
+                least = (<int>top[2] - half) // 2 + 1
+                low = least - C_MIN - cauldron
+            if top is not None and least > C_MAX:
+                if crown and least <= C_CROWN_VALUE:
+                    starts += self._start(m, K_CR)
+            else:
+                for i in range(n):
+                    if kinds[i] < C_WILD and kinds[i] % C_NV >= low:
+                        starts += self._start(m, kinds[i])
+                if wild:
+                    starts += self._start(m, C_WILD)
+                if go and top is None:
+                    starts += self._start(m, K_GO)
+                if crown:
+                    starts += self._start(m, K_CR)
+        else:  # after a Set or Run: the first kinds of every meld that beats it
+            ncards = contenders(kinds, n, top[0], top[1], top[2], cards)
+            init_gen(&g, cards, ncards, top, False)
+            g.depth = 0
+            self._generate(&g, m)
+            starts = g.found
+        may_pass = not ((starts or rod or gift) and len(hand) <= C_BONUS_LIMIT) if top is not None else not (starts or rod or gift)
+        if may_pass:
+            m[self.pass_id] = 1
+        if rod:
+            m[self.rod_id] = 1
+        for i in range(self.nothers):
+            if gift:
+                m[self.gift_ids[i]] = 1
+            if lens:
+                m[self.lens_ids[i]] = 1
+        return 0
+
+    cdef int _start(self, char* m, int kind) except -1:
+        """Mark the add of ``kind`` as a first step; 1."""
+        if self.adds[kind] < 0:
+            raise ValueError(f"kind {kind} has no add action")
+        m[self.adds[kind]] = 1
+        return 1
+
+
+cdef bint any_kind(const int* kinds, int n, int kind) noexcept:
+    cdef int i
+    for i in range(n):
+        if kinds[i] == kind:
+            return True
+    return False
+
+
+cdef inline int checked(object v, long limit, str what) except -1:
+    """``v`` if in ``0..limit-1``: a state out of range would write out of bounds."""
+    cdef long x = v
+    if not 0 <= x < limit:
+        raise ValueError(f"{what} {x} is out of range 0..{limit - 1}")
+    return <int>x

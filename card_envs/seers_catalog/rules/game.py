@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option
+from card_envs.core.kernels import compiled
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.seers_catalog.rules.actions import MELD_KINDS, action_finish, action_spec
@@ -51,6 +52,11 @@ from card_envs.seers_catalog.rules.melds import (
 from card_envs.seers_catalog.rules.moves import MoveTables
 from card_envs.seers_catalog.rules.state import Meld, SeersCatalogState
 from card_envs.seers_catalog.rules.text import render_table
+
+if TYPE_CHECKING:
+    from card_envs.seers_catalog.rules._melds import LegalMask
+
+LEGAL_MASK: type[LegalMask] | None = compiled("card_envs.seers_catalog.rules._melds", "LegalMask")
 
 NUM_ROUNDS = 4
 
@@ -124,6 +130,7 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         self._gift_ids = [start["gift"] + i for i in others]
         self._lens_ids = [start["lens"] + i for i in others]
         self._tables = MoveTables(self._actions)
+        self._mask = None if LEGAL_MASK is None else LEGAL_MASK(*self._mask_config())
 
     @property
     def actions(self) -> ActionSpec:
@@ -261,8 +268,28 @@ class SeersCatalogGame(Game[SeersCatalogState]):
         return actions
 
     def legal_mask(self, state: SeersCatalogState) -> np.ndarray:
-        """As the base's, filled through a ``bytearray`` (cheaper than numpy's fancy indexing
-        for a few dozen ids, at every step); a build step copies its kept mask."""
+        """The compiled mask (``rules/_melds.pyx``) when it is built, else
+        :meth:`legal_mask_py`: the same bytes either way."""
+        if self._mask is None:
+            return self.legal_mask_py(state)
+        return self._mask.mask(state)
+
+    def _mask_config(self) -> tuple[Any, ...]:
+        """The compiled mask's arguments: the ids of every step, pass, Rod, Gift and Lens."""
+        ids = self._tables.step_ids
+        return (
+            self._actions.size,
+            ids.adds,
+            ids.finishes,
+            self._pass_id,
+            self._rod_id,
+            tuple(self._gift_ids),
+            tuple(self._lens_ids),
+        )
+
+    def legal_mask_py(self, state: SeersCatalogState) -> np.ndarray:
+        """The reference mask: as the base's, filled through a ``bytearray`` (cheaper than
+        numpy's fancy indexing for a few dozen ids); a build step copies its kept mask."""
         if state.pending and not state.over:
             top = state.table[-1].key if state.table else None
             prefix = tuple(map(KIND.__getitem__, state.pending))
