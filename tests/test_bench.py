@@ -12,10 +12,9 @@ from helpers import load_script
 
 from card_envs import env_names, player_counts
 from card_envs.cli import main
+from card_envs.registry import env_module
 from card_envs.tools import bench
 from card_envs.tools.bench import (
-    MARK_END,
-    MARK_START,
     RAW_SUFFIX,
     REFERENCES,
     DecisionTimes,
@@ -31,7 +30,16 @@ from card_envs.tools.bench import (
     report_json,
     report_markdown,
     set_ratios,
-    write_markdown,
+)
+from card_envs.tools.bench import command as bench_command
+from card_envs.tools.bench import results as bench_results
+from card_envs.tools.docs import (
+    BLOCK_END,
+    block_names,
+    block_start,
+    fill_blocks,
+    render_page,
+    write_block,
 )
 from card_envs.tools.selection import ALL, cases, default_players
 
@@ -47,6 +55,7 @@ INFO = {
     "pettingzoo": "1",
     "load_average": 0.5,
 }
+MARK_START, MARK_END = block_start("bench"), BLOCK_END
 TINY = 0.01  # seconds per timed figure: one game or a few (a short game may end inside it)
 
 
@@ -156,13 +165,29 @@ def test_references_are_skipped_with_a_message_without_rlcard(monkeypatch):
 def test_markdown_block_is_replaced_and_the_rest_kept(tmp_path):
     page = tmp_path / "b.md"
     page.write_text(f"# B\n\nintro\n\n{MARK_START}\nold\n{MARK_END}\n\nafter\n")
-    write_markdown(page, "| new |")
+    write_block(page, "bench", "| new |", "B")
     assert page.read_text() == f"# B\n\nintro\n\n{MARK_START}\n| new |\n{MARK_END}\n\nafter\n"
     (tmp_path / "bare.md").write_text("# no block\n")
     with pytest.raises(ValueError, match="generated:bench"):
-        write_markdown(tmp_path / "bare.md", "x")
-    write_markdown(tmp_path / "new.md", "| t |")
-    assert "| t |" in (tmp_path / "new.md").read_text()
+        write_block(tmp_path / "bare.md", "bench", "x", "B")
+    write_block(tmp_path / "new.md", "bench", "| t |", "Benchmarks")
+    assert (tmp_path / "new.md").read_text() == f"# Benchmarks\n\n{MARK_START}\n| t |\n{MARK_END}\n"
+
+
+def test_the_docs_generator_fills_its_blocks_with_the_same_writer():
+    """card-envs docs and bench write one kind of block: a game page's blocks are all filled,
+    one it does not know is refused; bench's fill leaves every other block as it was."""
+
+    def page(header: str, actions: str) -> str:
+        pairs = (("header", header), ("actions", actions))
+        return "\n".join(f"{block_start(name)}\n{body}\n{BLOCK_END}\n" for name, body in pairs)
+
+    text = page("old", "old")
+    assert block_names(text) == ["header", "actions"]
+    assert render_page(text, {"header": "h", "actions": "a"}) == page("h", "a")
+    with pytest.raises(ValueError, match="unknown generated block 'actions'"):
+        render_page(text, {"header": "h"})
+    assert fill_blocks(text, {"header": "h"}) == page("h", "old")
 
 
 def test_the_docs_page_and_the_readme_have_the_generated_block():
@@ -215,8 +240,8 @@ def test_cli_skips_the_heuristics_when_asked(tmp_path):
 
 
 def test_cli_profile_prints_hot_spots_of_games_below_target(monkeypatch, capsys):
-    monkeypatch.setattr(bench, "TARGET_RATIO", 1e9)  # every game misses
-    monkeypatch.setattr(bench, "measure_references", lambda s, log: [row("ref", 1.0, True)])
+    monkeypatch.setattr(bench_results, "TARGET_RATIO", 1e9)  # every game misses
+    monkeypatch.setattr(bench_command, "measure_references", lambda s, log: [row("ref", 1.0, True)])
     args = ["bench", "--game", "seamless_v0", "--seconds", str(TINY), "--skip-heuristics"]
     assert main([*args, "--profile"]) == 0
     printed = capsys.readouterr().out
@@ -235,9 +260,10 @@ def test_run_all_script_records_results_and_the_tables(tmp_path, monkeypatch):
     monkeypatch.setattr(run_all, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(run_all, "DOCS_PAGE", tmp_path / "benchmarks.md")
     monkeypatch.setattr(run_all, "README", readme)
-    monkeypatch.setattr(bench, "measure_references", lambda s, log: [row("ref", 1.0, True)])
-    monkeypatch.setattr(bench, "measure_hearts", lambda s, log: None)
-    monkeypatch.setattr(bench, "heuristic_kinds", lambda name, n: [])  # timed in their own test
+    monkeypatch.setattr(bench_command, "measure_references", lambda s, log: [row("ref", 1.0, True)])
+    monkeypatch.setattr(bench_command, "measure_hearts", lambda s, log: None)
+    # the heuristics are timed in their own test
+    monkeypatch.setattr(bench_command, "heuristic_kinds", lambda name, n: [])
     assert run_all.run(TINY, arena=False) == 0
     results = json.loads((tmp_path / "results" / "bench.json").read_text())
     assert {r["env"] for r in results["results"]} >= set(env_names())
@@ -250,8 +276,7 @@ def test_training_mode_writes_the_issue_json_and_its_own_block(tmp_path, capsys)
     only the training block of the page, leaving the speed table as it was."""
     out, page = tmp_path / "training.json", tmp_path / "bench.md"
     page.write_text(
-        f"# B\n\n{bench.MARK_START}\nspeed\n{bench.MARK_END}\n\n"
-        f"{bench.TRAINING_START}\nold\n{bench.MARK_END}\n"
+        f"# B\n\n{MARK_START}\nspeed\n{MARK_END}\n\n{block_start('training')}\nold\n{MARK_END}\n"
     )
     args = ["bench", "--training", "--game", "seals_v0", "--seconds", "0.2"]
     assert main([*args, "--json", str(out), "--markdown", str(page)]) == 0
@@ -282,6 +307,6 @@ def test_vector_mode_plays_each_game_once_at_its_default_count():
     """A later version of a game's rules with another observation is not measured twice."""
     first: dict[type, str] = {}
     for name in env_names():
-        first.setdefault(bench.env_module(name).raw_env.game_class, name)
+        first.setdefault(env_module(name).raw_env.game_class, name)
     expected = [(name, default_players(name)) for name in first.values()]
     assert bench.one_env_per_game(cases(ALL, None)) == expected

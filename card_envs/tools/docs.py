@@ -4,20 +4,58 @@ specs, never by hand.
 A page marks each generated block with ``<!-- generated:NAME -->`` ... ``<!-- /generated -->``;
 ``card-envs docs`` rewrites them and ``card-envs docs --check`` (run by the tests) fails when a
 page and the code disagree. The pages live in a source checkout, not in the installed package,
-so the folder is given (default: ``docs/`` under the current directory).
+so the folder is given (default: ``docs/`` under the current directory). The same blocks hold
+``card-envs bench``'s tables in ``docs/benchmarks.md`` and the README, written by
+:func:`write_block`.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from card_envs.core.env import CardEnv
 from card_envs.registry import env_module, env_names
 
+BLOCK_END = "<!-- /generated -->"
 _BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n).*?(<!-- /generated -->)", re.S)
+
+
+def block_start(name: str) -> str:
+    """The line that opens the generated block ``name``."""
+    return f"<!-- generated:{name} -->"
+
+
+def block_names(text: str) -> list[str]:
+    """The names of the generated blocks in ``text``, in order."""
+    return [match.group(2) for match in _BLOCK.finditer(text)]
+
+
+def fill_blocks(text: str, blocks: Mapping[str, str]) -> str:
+    """``text`` with each generated block named in ``blocks`` holding that Markdown; blocks of
+    other names are kept as they are."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(2)
+        if name not in blocks:
+            return match.group(0)
+        return f"{match.group(1)}{blocks[name]}\n{match.group(3)}"
+
+    return _BLOCK.sub(fill, text)
+
+
+def write_block(path: Path, name: str, markdown: str, title: str) -> None:
+    """Fill the generated block ``name`` of the page at ``path`` with ``markdown``, the rest of
+    the page kept (a missing page is made: ``# title`` and the block). A ``ValueError`` when the
+    page has no such block."""
+    start = block_start(name)
+    text = path.read_text() if path.exists() else f"# {title}\n\n{start}\n{BLOCK_END}\n"
+    if name not in block_names(text):
+        raise ValueError(f"{path} has no {start} ... {BLOCK_END} block to fill")
+    path.write_text(fill_blocks(text, {name: markdown}))
 
 
 def docs_dir(path: str | Path | None = None) -> Path:
@@ -109,15 +147,12 @@ def state_markdown(env: CardEnv) -> str:
 
 
 def render_page(text: str, blocks: dict[str, str]) -> str:
-    """``text`` with each generated block replaced by its current Markdown."""
-
-    def fill(match: re.Match[str]) -> str:
-        name = match.group(2)
-        if name not in blocks:
-            raise ValueError(f"unknown generated block {name!r}; known: {sorted(blocks)}")
-        return f"{match.group(1)}{blocks[name]}\n{match.group(3)}"
-
-    return _BLOCK.sub(fill, text)
+    """``text`` with each generated block replaced by its current Markdown; a ``ValueError`` for
+    a block the page should not have."""
+    unknown = [name for name in block_names(text) if name not in blocks]
+    if unknown:
+        raise ValueError(f"unknown generated block {unknown[0]!r}; known: {sorted(blocks)}")
+    return fill_blocks(text, blocks)
 
 
 def stale_pages(folder: str | Path | None = None, write: bool = False) -> list[str]:
@@ -129,7 +164,7 @@ def stale_pages(folder: str | Path | None = None, write: bool = False) -> list[s
         path = doc_path(folder, name)
         text = path.read_text() if path.exists() else ""
         blocks = generated_blocks(name)
-        missing = [b for b in blocks if f"<!-- generated:{b} -->" not in text]
+        missing = [b for b in blocks if block_start(b) not in text]
         fresh = render_page(text, blocks)
         if missing or fresh != text:
             stale.append(f"{path.name}" + (f" (missing blocks {missing})" if missing else ""))

@@ -1,0 +1,105 @@
+"""``card-envs bench --vector``: the vector env's steps/s beside the AEC loop's and the rules +
+observation's, per game."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from card_envs import vector
+from card_envs.registry import env_module, make
+from card_envs.tools.bench.measure import SEED, aec_speed, hot_spots, rules_observed_speed
+from card_envs.tools.bench.report import machine, write_json
+from card_envs.tools.selection import ALL, cases, parse_players
+
+VECTOR_TABLES = 256  # tables of card-envs bench --vector (issue 46)
+
+
+def vector_speed(name: str, num_players: int, seconds: float, tables: int = VECTOR_TABLES) -> float:
+    """Agent-steps/s of random legal play on ``tables`` tables of ``card_envs.vector``, every
+    table's move drawn at once from the masks (the first deal untimed)."""
+    venv = vector.make(name, tables, seed=SEED, num_players=num_players)
+    obs, _ = venv.reset()
+    rng, masks, steps = np.random.default_rng(SEED), obs["action_mask"], 0
+    start = time.process_time()
+    while True:
+        venv.step(vector.random_actions(masks, rng))
+        steps += tables
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def one_env_per_game(todo: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The first registered version of each game's rules: a later version with another
+    observation of the same game (a variant) is left to ``--game``."""
+    seen: set[type] = set()
+    kept = []
+    for name, num_players in todo:
+        rules = env_module(name).raw_env.game_class
+        if rules not in seen:
+            seen.add(rules)
+            kept.append((name, num_players))
+    return kept
+
+
+def vector_rows(
+    todo: Sequence[tuple[str, int]], seconds: float, log: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
+    """Each game's vector, AEC and rules + observation steps/s, measured in one run."""
+    rows = []
+    for name, num_players in todo:
+        log(f"bench --vector: {name} at {num_players} players ...")
+        env = make(name, num_players=num_players)
+        rows.append(
+            {
+                "game": name,
+                "players": num_players,
+                "num_envs": VECTOR_TABLES,
+                "vector_steps_per_s": round(vector_speed(name, num_players, seconds)),
+                "aec_steps_per_s": round(aec_speed(env, seconds)[0]),
+                "rules_obs_steps_per_s": round(rules_observed_speed(env, seconds)),
+            }
+        )
+    return rows
+
+
+def vector_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The vector figures with the two ratios the issue's bar reads."""
+    lines = [
+        f"{'env':24} {'players':>7} {'vector/s':>10} {'AEC/s':>10} {'rules+obs/s':>12} "
+        f"{'vs AEC':>7} {'vs rules+obs':>12}"
+    ]
+    for row in rows:
+        speed = row["vector_steps_per_s"]
+        lines.append(
+            f"{row['game']:24} {row['players']:>7} {speed:>10,} {row['aec_steps_per_s']:>10,} "
+            f"{row['rules_obs_steps_per_s']:>12,} {speed / row['aec_steps_per_s']:>6.2f}x "
+            f"{speed / row['rules_obs_steps_per_s']:>11.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def profile_vector(name: str, num_players: int, seconds: float, top: int = 12) -> str:
+    """cProfile of the vector env's random play: ``top`` functions by own time."""
+    return hot_spots(lambda: vector_speed(name, num_players, seconds), top)
+
+
+def cmd_vector(args: argparse.Namespace) -> int:
+    """``card-envs bench --vector``: the vector env's speed beside the AEC loop's, per game
+    (``--game all``: each game once, at its default player count unless ``--players``)."""
+    players = None if args.players == ALL else parse_players(args.players)
+    todo = cases(args.game, players)
+    rows = vector_rows(one_env_per_game(todo) if args.game == ALL else todo, args.seconds)
+    print(vector_text(rows))
+    for row in rows if args.profile else []:
+        print(f"\nvector env hot spots of {row['game']} (cProfile, by own time):")
+        print(profile_vector(row["game"], row["players"], args.seconds))
+    if args.json:
+        write_json(Path(args.json), {"machine": machine(), "seconds": args.seconds, "games": rows})
+    return 0
