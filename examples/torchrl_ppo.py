@@ -38,7 +38,7 @@ class Args:
     num_players: int = 2
     opponents: str = "random"  # the built-in agent kind in every other seat
     seed: int = 1
-    torch_threads: int = 2
+    torch_threads: int = 1  # more only contend on a busy machine: the networks are small
     max_seconds: float = 120.0  # wall-clock budget of the training loop
     num_envs: int = 64  # tables stepped together
     num_steps: int = 64  # decisions per table per rollout
