@@ -9,12 +9,13 @@ discarding the last card with every owed set on the table; the winner takes a Vi
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from card_envs.core.chance import ChanceLog
 from card_envs.core.game import ROUNDS_LIMIT, Game, check_int_option, check_option
+from card_envs.core.kernels import compiled
 from card_envs.core.options import Option
 from card_envs.core.spec import ActionSpec
 from card_envs.unfortunate_events.rules.actions import (
@@ -63,6 +64,13 @@ from card_envs.unfortunate_events.rules.state import (
     UnfortunateEventsState,
 )
 from card_envs.unfortunate_events.rules.text import render_table
+
+if TYPE_CHECKING:
+    from card_envs.unfortunate_events.rules._moves import LegalMask
+
+LEGAL_MASK: type[LegalMask] | None = compiled(
+    "card_envs.unfortunate_events.rules._moves", "LegalMask"
+)
 
 POE_DRAW = 3
 MAJORITY = VICTORY_CARDS // 2 + 1
@@ -135,6 +143,8 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         check_option("snicket_prompt", snicket_prompt, SNICKET_PROMPTS)
         self.game_end, self.snicket_prompt = game_end, snicket_prompt
         self._actions = action_spec(self.num_players)
+        size, start = self._actions.size, self._actions.start
+        self._mask = None if LEGAL_MASK is None else LEGAL_MASK(self.num_players, size, start)
 
     @property
     def actions(self) -> ActionSpec:
@@ -270,8 +280,16 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
         return centre + steal
 
     def legal_mask(self, state: UnfortunateEventsState) -> np.ndarray:
-        """The mask of the two phases most moves are made in (draw; lay or discard) written
-        into a ``bytearray`` without the list of ids; the other phases from that list."""
+        """The compiled mask (``rules/_moves.pyx``) when it is built, else
+        :meth:`legal_mask_py`: the same bytes either way."""
+        if self._mask is None:
+            return self.legal_mask_py(state)
+        return self._mask.mask(state)
+
+    def legal_mask_py(self, state: UnfortunateEventsState) -> np.ndarray:
+        """The reference mask. The two phases most moves are made in (draw; lay or discard)
+        are written into a ``bytearray`` without the list of ids; the other phases from that
+        list."""
         phase = state.phase
         if state.over or state.truncated or phase not in (DRAW, MAIN, DISCARD):
             return super().legal_mask(state)
