@@ -10,7 +10,7 @@ from ``np.random.default_rng(seed + i + k * num_envs)``: the deal an AEC env mak
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -69,7 +69,11 @@ class CardVectorEnv:
         # faster than numpy's row assignment
         self._mask_rows = [memoryview(row) for row in self.masks.view(np.int8)]
         self._rows = np.arange(n)
-        self._write = self._row_writer()
+        # How an observation gets into its row (a float32 memoryview): a FlatEncoding writes
+        # into the zeroed row (its observe is that write into a zeroed vector, or a faster way to
+        # the same vector); any other encoding's vector is copied in.
+        self._obs_rows = [cast("memoryview[float]", row.data) for row in self.observations]
+        self._zero_row = cast("memoryview[float]", np.zeros(size, OBS_DTYPE).data)
         # each table's live game state, to read (render, a search agent), never to replace
         self.states: list[Any] = [None] * n
         self._rngs: list[Any] = [None] * n
@@ -104,8 +108,10 @@ class CardVectorEnv:
         game, states, rngs, history = self.game, self.states, self._rngs, self._actions
         apply, is_over, is_truncated = game.apply, game.is_over, game.is_truncated
         current_player, legal_mask = game.current_player, game.legal_mask
-        masks, write, rewards = self._mask_rows, self._write, self.rewards
-        score_mode = self.score_mode
+        masks, rewards, score_mode = self._mask_rows, self.rewards, self.score_mode
+        rows, zero, encoding = self._obs_rows, self._zero_row, self.encoding
+        write = encoding.write if isinstance(encoding, FlatEncoding) else None
+        observe = encoding.observe
         seats = []
         for i, action in enumerate(checked):
             state = states[i]
@@ -121,7 +127,12 @@ class CardVectorEnv:
             seat = current_player(state)
             seats.append(seat)
             masks[i][:] = legal_mask(state)
-            write(i, state, seat)
+            row = rows[i]
+            if write is not None:
+                row[:] = zero
+                write(state, seat, row)
+            else:
+                row[:] = observe(state, seat)
         self.current_player[:] = seats
         return self._obs, rewards, self.terminated, self.truncated, self._info
 
@@ -180,7 +191,12 @@ class CardVectorEnv:
         seat = game.current_player(state)
         self.current_player[i] = seat
         self._mask_rows[i][:] = game.legal_mask(state)
-        self._write(i, state, seat)
+        row, encoding = self._obs_rows[i], self.encoding
+        if isinstance(encoding, FlatEncoding):
+            row[:] = self._zero_row
+            encoding.write(state, seat, row)
+        else:
+            row[:] = encoding.observe(state, seat)
         return seat
 
     def table_seed(self, i: int) -> int:
@@ -218,29 +234,6 @@ class CardVectorEnv:
         return IllegalActionError(
             f"table {i}: player_{seat} cannot play {action}{name}: {reason}; no table moved"
         )
-
-    def _row_writer(self) -> Callable[[int, Any, int], None]:
-        """How an observation gets into its row: a ``FlatEncoding`` writes straight into the
-        zeroed row (its ``observe`` is that write into a zeroed vector, or a faster way to the
-        same vector); any other observes and the vector is copied in."""
-        encoding, observations = self.encoding, self.observations
-        if isinstance(encoding, FlatEncoding):
-            rows = [cast("memoryview[float]", row.data) for row in observations]
-            zero = np.zeros(self.obs_size, OBS_DTYPE).data
-            write = encoding.write
-
-            def write_row(i: int, state: Any, seat: int) -> None:
-                row = rows[i]
-                row[:] = zero
-                write(state, seat, row)
-
-            return write_row
-        observe, views = encoding.observe, list(observations)
-
-        def copy_row(i: int, state: Any, seat: int) -> None:
-            views[i][...] = observe(state, seat)
-
-        return copy_row
 
     def _score_deltas(self, i: int, state: Any) -> list[float] | None:
         """``reward_mode="score"``: each seat's score change since table ``i``'s last step."""
