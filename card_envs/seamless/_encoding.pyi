@@ -2,6 +2,7 @@
 :meth:`card_envs.seamless.encoding.SeamlessEncoding.observe`."""
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -11,4 +12,4 @@ from card_envs.seamless.rules.state import SeamlessState
 class Observer:
     def __init__(self, n: int, size: int, rounds: int, tables: Sequence[SeatTables]) -> None: ...
     def observe(self, state: SeamlessState, seat: int) -> np.ndarray: ...
-    def write(self, state: SeamlessState, seat: int, out: memoryview | np.ndarray) -> None: ...
+    def write(self, state: SeamlessState, seat: int, out: memoryview[Any] | np.ndarray) -> None: ...

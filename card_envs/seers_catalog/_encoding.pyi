@@ -1,6 +1,8 @@
 """Types of the compiled observation writer (``_encoding.pyx``), the kernel of
 :meth:`card_envs.seers_catalog.encoding.SeersCatalogEncoding.write`."""
 
+from typing import Any
+
 import numpy as np
 
 from card_envs.seers_catalog.encoding import SeatTables
@@ -16,4 +18,4 @@ class Observer:
         table: tuple[int, ...],
         at: dict[str, int],
     ) -> None: ...
-    def write(self, state: SeersCatalogState, out: memoryview | np.ndarray) -> None: ...
+    def write(self, state: SeersCatalogState, out: memoryview[Any] | np.ndarray) -> None: ...

@@ -20,5 +20,5 @@ class Observer:
         colours: tuple[int, ...],
         ball_letter: tuple[int, ...],
     ) -> None: ...
-    def write(self, out: np.ndarray, state: Any, seat: int) -> None:
+    def write(self, out: memoryview[Any] | np.ndarray, state: Any, seat: int) -> None:
         """Set what ``seat`` may know of ``state`` in the zeroed float32 ``out``."""

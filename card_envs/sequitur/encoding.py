@@ -334,7 +334,7 @@ class SequiturEncodingV1(SequiturEncoding):
     def write(self, state: SequiturState, seat: int, out: memoryview[float]) -> None:
         """Version 0's entries, then the action values."""
         super().write(state, seat, out)
-        self._values.write(state, seat, np.frombuffer(out, OBS_DTYPE)[self._values_at :])
+        self._values.write(state, seat, np.asarray(out)[self._values_at :])
 
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         return self._with_values(super().observe_reference(state, seat), state, seat)

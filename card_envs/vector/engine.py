@@ -67,12 +67,12 @@ class CardVectorEnv:
         }
         # each row's bytes: a legal_mask's int8 copies in through a memoryview, three times
         # faster than numpy's row assignment
-        self._mask_rows = [memoryview(row) for row in self.masks.view(np.int8)]
+        self._mask_rows: list[Any] = [row.data for row in self.masks.view(np.int8)]
         self._rows = np.arange(n)
         # How an observation gets into its row (a float32 memoryview): a FlatEncoding writes
         # into the zeroed row (its observe is that write into a zeroed vector, or a faster way to
         # the same vector); any other encoding's vector is copied in.
-        self._obs_rows = [cast("memoryview[float]", row.data) for row in self.observations]
+        self._obs_rows: list[Any] = [row.data for row in self.observations]
         self._zero_row = cast("memoryview[float]", np.zeros(size, OBS_DTYPE).data)
         # each table's live game state, to read (render, a search agent), never to replace
         self.states: list[Any] = [None] * n
