@@ -25,7 +25,8 @@ import numpy as np
 
 from card_envs import make
 from card_envs.agents.builtin import SEARCH_KINDS
-from card_envs.agents.match import in_processes, play_game
+from card_envs.agents.match import play_game
+from card_envs.agents.pool import in_processes
 from card_envs.core.env import CardEnv
 from card_envs.tools.arena import LOPSIDED_SHARE, Lineup, Task, make_tasks, seat_table
 from card_envs.tools.stats import deal_interval

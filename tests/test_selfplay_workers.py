@@ -16,7 +16,7 @@ import torch
 
 from card_envs import make
 from card_envs.agents import make_agent
-from card_envs.agents.match import in_processes
+from card_envs.agents.pool import in_processes
 from card_envs.training.imitation import collect_demonstrations
 from card_envs.training.runs import evaluate
 from card_envs.training.selfplay import Rollout, SelfPlayCollector, SnapshotPool

@@ -17,8 +17,9 @@ import numpy as np
 
 from card_envs import make
 from card_envs.agents import Agent, make_agent
-from card_envs.agents.match import in_processes, play_game
+from card_envs.agents.match import play_game
 from card_envs.agents.policy import with_advice
+from card_envs.agents.pool import in_processes
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 from card_envs.training.config import Config
