@@ -81,6 +81,11 @@ HELP: dict[str, str] = {
     "from scratch)",
     "value_weight": "starting weight of the per-action values added to the logits, where the "
     "observation ends with a value per action id; learned from there",
+    "central_critic": "with --selfplay: the value reads the whole table (every seat's "
+    "observation) during training; the policy, and the saved network, its own observation "
+    "alone. Collects in one process",
+    "critic_warmup": "first update cycles of the run that train the value alone, the moves "
+    "unchanged (for a fresh central critic beside a resumed policy)",
 }
 SELFPLAY_HELP = (
     "batched self-play (docs/training.md, Self-play): every seat is the learner or a frozen "

@@ -128,6 +128,10 @@ class SelfPlayConfig:
     # in the logits starts here: at the values' scale, since PPO moves it little
     # (docs/training.md, the value weight).
     value_weight: float = 30.0
+    # The value read from the whole table during training (training/central_critic.py); the
+    # policy still acts on its observation alone.
+    central_critic: bool = False
+    critic_warmup: int = 0  # first cycles of a run in which only the value learns
 
     def __post_init__(self) -> None:
         if self.advisor is not None:
@@ -145,6 +149,11 @@ class SelfPlayConfig:
             raise ValueError(
                 f"collect_workers={self.collect_workers}: from 1 to the {self.tables} tables "
                 "they share out"
+            )
+        if self.central_critic and self.collect_workers > 1:
+            raise ValueError(
+                f"central_critic with collect_workers={self.collect_workers}: the central "
+                "critic collects in the training process (collect_workers=1)"
             )
         if self.rollout < self.collect_workers:
             raise ValueError(
@@ -187,7 +196,7 @@ COUNTS = (
     "rollout",
 )
 # Fields at least 0, more than 0, and shares in [0, 1].
-AMOUNTS = ("seed", "margin_reward", "max_minutes", "ent_coef", "target_kl")
+AMOUNTS = ("seed", "margin_reward", "max_minutes", "ent_coef", "target_kl", "critic_warmup")
 POSITIVE = ("learning_rate", "clip_range")
 SHARES = ("clone_smoothing",)
 
@@ -271,7 +280,16 @@ def defaults(config_class: type[Config]) -> dict[str, Any]:
 
 # The self-play settings a game's agents module may set for itself (its ``SELFPLAY``
 # declaration), where a default above would make the update the bottleneck.
-GAME_SETTABLE = ("width", "n_epochs", "batch_size", "rollout", "tables", "learning_rate")
+GAME_SETTABLE = (
+    "width",
+    "n_epochs",
+    "batch_size",
+    "rollout",
+    "tables",
+    "learning_rate",
+    "central_critic",
+    "critic_warmup",
+)
 
 
 def selfplay_defaults(game: str) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.base import Agent
 from card_envs.core.errors import IllegalActionError
 from card_envs.core.extras import require
+from card_envs.training.central_critic import seat_table
 from card_envs.vector.engine import PLAYING
 from card_envs.vector.single import TableView
 
@@ -150,6 +151,7 @@ class Rollout:
     returns: np.ndarray  # float32 (n,): advantages + values, the critic's target
     env_steps: int  # AEC decisions taken at all tables (every seat) during the collection
     games: int  # games finished during the collection
+    states: np.ndarray | None = None  # float32 (n, table size): a central critic's input
 
     @property
     def actions(self) -> np.ndarray:
@@ -159,7 +161,7 @@ class Rollout:
 class _Decision:
     """One learner decision, open until its seat's next decision (or the game's end)."""
 
-    __slots__ = ("legal", "log_prob", "next", "observation", "reward", "slot", "value")
+    __slots__ = ("legal", "log_prob", "next", "observation", "reward", "slot", "state", "value")
 
     def __init__(
         self,
@@ -173,6 +175,7 @@ class _Decision:
         self.observation, self.legal, self.slot = observation, legal, slot
         self.log_prob, self.value, self.reward = log_prob, value, reward
         self.next: _Decision | None = None  # the seat's next decision; None at the game's end
+        self.state: np.ndarray | None = None  # the table, for a central critic
 
 
 class SelfPlayCollector:
@@ -182,6 +185,10 @@ class SelfPlayCollector:
     ``opponent_share``; they act one at a time through ``act_at`` and are never learned from.
     Deterministic for a ``seed``: the tables' deals, seatings and opponents' seeds and the
     actions sampled come from generators spawned from it.
+
+    With a ``critic`` (:class:`~card_envs.training.central_critic.CentralCritic`), the
+    learner's values are the critic's, of the whole table from the acting seat
+    (:func:`~card_envs.training.central_critic.seat_table`), and the rollout keeps those rows.
 
     Per table ``i``: ``players[i]`` says who plays each seat of its game (``None``: the
     learner), ``open[i]`` holds each learning seat's open decision, ``opponents[i]`` its fixed
@@ -197,11 +204,13 @@ class SelfPlayCollector:
         gamma: float = 1.0,
         gae_lambda: float = 0.95,
         opponent: str | None = None,
+        critic: Any = None,
         **env_options: Any,
     ):
         if tables < 1:
             raise ValueError(f"tables must be at least 1, not {tables}")
         self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
+        self.critic = critic
         streams = np.random.SeedSequence(seed).spawn(tables + 1)
         self.rng = np.random.default_rng(streams[0])  # the actions sampled
         # each table's games are dealt from its own stream (reset_table), not the env's rule
@@ -322,15 +331,32 @@ class SelfPlayCollector:
         if not learning:
             return [(action, None) for action in actions]
         legal = np.split(ids[valid], np.cumsum(valid.sum(axis=1))[:-1])
+        states = None if self.critic is None else self._seat_tables(indices, observations)
+        value = values(policy, batch) if states is None else self.critic(torch.from_numpy(states))
         columns = zip(
             observations,
             legal,
             slots.tolist(),
             log_probs[rows, slots].tolist(),
-            values(policy, batch).numpy().tolist(),
+            value.numpy().tolist(),
             strict=True,
         )
-        return list(zip(actions, [_Decision(*column) for column in columns], strict=True))
+        decisions = [_Decision(*column) for column in columns]
+        if states is not None:
+            for decision, state in zip(decisions, states, strict=True):
+                decision.state = state
+        return list(zip(actions, decisions, strict=True))
+
+    def _seat_tables(self, indices: list[int], observations: np.ndarray) -> np.ndarray:
+        """The central critic's input at each of tables ``indices``, from the acting seat."""
+        tables, players = self.tables, self.info.num_players
+        return np.stack(
+            [
+                seat_table(tables.encoding, tables.states[i], seat, own, players)
+                for i, own in zip(indices, observations, strict=True)
+                for seat in [int(tables.current_player[i])]
+            ]
+        )
 
     def _record(self, i: int, seat: int, decision: _Decision) -> None:
         """The seat's new decision closes its previous one (which bootstraps from it)."""
@@ -376,6 +402,7 @@ class SelfPlayCollector:
             returns=advantages + value,
             env_steps=self.env_steps,
             games=self.games,
+            states=None if self.critic is None else np.stack([d.state for d in closed]),
         )
 
     def _advantages(self, closed: list[_Decision]) -> np.ndarray:

@@ -30,7 +30,8 @@ from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.checkpoint import check_out, load_policy
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
-from card_envs.training.config import SelfPlayConfig
+from card_envs.training.central_critic import CentralCritic
+from card_envs.training.config import SelfPlayConfig, env_info
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations
 from card_envs.training.runs import (
     ScalarLog,
@@ -101,12 +102,20 @@ def new_policy(
 
 
 def ppo_update(
-    policy: Policy, rollout: Rollout, settings: PPOSettings, rng: np.random.Generator
+    policy: Policy,
+    rollout: Rollout,
+    settings: PPOSettings,
+    rng: np.random.Generator,
+    critic: CentralCritic | None = None,
+    value_only: bool = False,
 ) -> dict[str, float]:
     """``n_epochs`` passes of MaskablePPO's loss over ``rollout`` in shuffled minibatches
-    (shuffled by ``rng``); returns the means MaskablePPO logs."""
+    (shuffled by ``rng``); returns the means MaskablePPO logs. With a ``critic``, the value
+    loss is its own, on the rollout's table rows. ``value_only``: only the value loss steps,
+    the policy's moves stay as they are (a fresh critic's warm-up)."""
     policy.set_training_mode(True)
-    data = {key: getattr(rollout, key) for key in MINIBATCH_FIELDS}
+    fields = MINIBATCH_FIELDS if critic is None else (*MINIBATCH_FIELDS, "states")
+    data = {key: getattr(rollout, key) for key in fields}
     logs: dict[str, list[float]] = {}
     count = len(rollout.slots)
     stop = False
@@ -117,7 +126,7 @@ def ppo_update(
             # numpy gathers the rows faster than torch's indexing, the same values
             # (docs/training.md, measured choices)
             batch = {key: torch.from_numpy(value[rows]) for key, value in data.items()}
-            stop = _minibatch_step(policy, batch, settings, logs)
+            stop = _minibatch_step(policy, batch, settings, logs, critic, value_only)
             if stop:
                 break
         if stop:
@@ -129,7 +138,12 @@ def ppo_update(
 
 
 def _minibatch_step(
-    policy: Policy, batch: dict[str, torch.Tensor], settings: PPOSettings, logs: dict
+    policy: Policy,
+    batch: dict[str, torch.Tensor],
+    settings: PPOSettings,
+    logs: dict,
+    critic: CentralCritic | None = None,
+    value_only: bool = False,
 ) -> bool:
     """One minibatch of MaskablePPO's loss and step; True when the KL stops the update."""
     width = int(batch["valid"].sum(dim=1).max())  # trim the padding this minibatch does not use
@@ -142,9 +156,12 @@ def _minibatch_step(
     ratio = torch.exp(log_prob - batch["log_probs"])
     clipped = torch.clamp(ratio, 1 - settings.clip_range, 1 + settings.clip_range)
     policy_loss = -torch.min(advantages * ratio, advantages * clipped).mean()
-    value_loss = F.mse_loss(batch["returns"], values(policy, batch["observations"]))
+    predicted = values(policy, batch["observations"]) if critic is None else critic(batch["states"])
+    value_loss = F.mse_loss(batch["returns"], predicted)
     entropy_loss = -entropy.mean()
     loss = policy_loss + settings.ent_coef * entropy_loss + settings.vf_coef * value_loss
+    if value_only:
+        loss = settings.vf_coef * value_loss
     with torch.no_grad():
         log_ratio = log_prob - batch["log_probs"]
         approx_kl = float(torch.mean(torch.exp(log_ratio) - 1 - log_ratio))
@@ -158,10 +175,15 @@ def _minibatch_step(
         logs.setdefault(key, []).append(value)
     if settings.target_kl is not None and approx_kl > 1.5 * settings.target_kl:
         return True
-    policy.optimizer.zero_grad()
+    stepped = [] if critic is None else [critic]
+    if critic is None or not value_only:
+        stepped.insert(0, policy)
+    for network in stepped:
+        network.optimizer.zero_grad()
     loss.backward()
-    torch.nn.utils.clip_grad_norm_(policy.parameters(), settings.max_grad_norm)
-    policy.optimizer.step()
+    for network in stepped:  # each clipped on its own, as if trained apart
+        torch.nn.utils.clip_grad_norm_(network.parameters(), settings.max_grad_norm)
+        network.optimizer.step()
     return False
 
 
@@ -179,7 +201,8 @@ class SelfPlayTrainer:
     def __init__(self, config: SelfPlayConfig):
         torch.set_num_threads(config.torch_threads)
         self.config = config
-        self.collector = new_collector(config)
+        self.critic = new_critic(config) if config.central_critic else None
+        self.collector = new_collector(config, self.critic)
         self.info = self.collector.info
         self.policy = new_policy(
             self.info,
@@ -197,7 +220,7 @@ class SelfPlayTrainer:
             target_kl=config.target_kl or None,
         )
         self.rng = np.random.default_rng(config.seed)  # minibatch order
-        self.env_steps = self.samples = 0
+        self.env_steps = self.samples = self.cycles = 0
         self.next_snapshot = config.snapshot_every
 
     def start_at(self, weights: dict[str, torch.Tensor], env_steps: int) -> None:
@@ -221,7 +244,9 @@ class SelfPlayTrainer:
         """Collect ``rollout`` learner decisions, update, and add a snapshot to the pool every
         ``snapshot_every`` env steps. Returns the update's statistics and the counts."""
         rollout = self.collector.collect(self.policy, self.config.rollout)
-        stats = ppo_update(self.policy, rollout, self.settings, self.rng)
+        value_only = self.cycles < self.config.critic_warmup
+        stats = ppo_update(self.policy, rollout, self.settings, self.rng, self.critic, value_only)
+        self.cycles += 1
         self.env_steps += rollout.env_steps
         self.samples += len(rollout.slots)
         while self.env_steps >= self.next_snapshot:
@@ -235,9 +260,19 @@ class SelfPlayTrainer:
         }
 
 
-def new_collector(config: SelfPlayConfig) -> SelfPlayCollector | CollectorWorkers:
-    """The trainer's tables: in this process, or shared out between ``collect_workers``
-    processes (:mod:`card_envs.training.selfplay_workers`)."""
+def new_critic(config: SelfPlayConfig) -> CentralCritic:
+    """A fresh central critic of ``config``'s width over its game's whole table."""
+    info = env_info(config.env, config.num_players)
+    size = info.obs_spec.size * info.num_players
+    return CentralCritic(size, config.width, config.learning_rate, config.seed)
+
+
+def new_collector(
+    config: SelfPlayConfig, critic: CentralCritic | None = None
+) -> SelfPlayCollector | CollectorWorkers:
+    """The trainer's tables: in this process (where a ``critic`` values the learner's
+    decisions), or shared out between ``collect_workers`` processes
+    (:mod:`card_envs.training.selfplay_workers`)."""
     share = config.opponent_share
     pool = (config.pool_size, config.snapshot_share, share)
     options: dict[str, Any] = {
@@ -255,6 +290,8 @@ def new_collector(config: SelfPlayConfig) -> SelfPlayCollector | CollectorWorker
             config.seed,
             **options,
         )
+    if critic is not None:
+        options["critic"] = critic
     return SelfPlayCollector(
         config.env, SnapshotPool(*pool), config.tables, seed=config.seed, **options
     )
