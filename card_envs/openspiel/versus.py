@@ -27,12 +27,13 @@ from card_envs.agents import make_agent
 from card_envs.agents.match import decisions
 from card_envs.core.extras import require
 from card_envs.openspiel import load
+from card_envs.tools.stats import wilson_interval
 
 with require("openspiel"):
     from open_spiel.python.algorithms import ismcts, mcts
 
 SIDES = ("openspiel", "library")
-CHUNK = 4  # games a worker plays per job
+CHUNK = 2  # games a worker plays per job
 
 
 @dataclass
@@ -63,10 +64,12 @@ class Result:
             self.sides[side].add(other.sides[side])
 
     def summary(self) -> dict[str, Any]:
-        """Per side: win share, mean reward, moves and CPU milliseconds per move."""
+        """Per side: win share with its 95% Wilson interval, mean reward, moves and CPU
+        milliseconds per move."""
         return {
             side: {
                 "win_share": tally.wins / max(self.games, 1),
+                "win_interval": list(wilson_interval(tally.wins, self.games)),
                 "mean_reward": tally.reward / max(self.games, 1),
                 "moves": tally.moves,
                 "ms_per_move": 1000 * tally.seconds / max(tally.moves, 1),
@@ -134,12 +137,15 @@ def run(
     iterations: int = 100,
     uct_c: float = 0.7,
     workers: int = 1,
+    first: int = 0,
     **options: Any,
 ) -> dict[str, Any]:
-    """The summary of ``games`` games (numbered 0 on), shared out between ``workers``."""
+    """The summary of ``games`` games numbered from ``first`` (so a long run can be split into
+    blocks of whole seat rotations), shared out between ``workers``."""
+    last = first + games
     jobs = [
-        (env_id, options, iterations, uct_c, range(start, min(start + CHUNK, games)))
-        for start in range(0, games, CHUNK)
+        (env_id, options, iterations, uct_c, range(start, min(start + CHUNK, last)))
+        for start in range(first, last, CHUNK)
     ]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -149,7 +155,13 @@ def run(
     total = Result()
     for part in parts:
         total.add(part)
-    return {"env": env_id, "options": options, "iterations": iterations, **total.summary()}
+    return {
+        "env": env_id,
+        "options": options,
+        "iterations": iterations,
+        "first": first,
+        **total.summary(),
+    }
 
 
 def _play_chunk(job: tuple[str, dict[str, Any], int, float, range]) -> Result:
@@ -171,11 +183,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--uct-c", type=float, default=0.7)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number")
     parser.add_argument("--option", action="append", default=[], type=_option, metavar="K=V")
     parser.add_argument("--json", help="write the summary here too")
     args = parser.parse_args(argv)
     summary = run(
-        args.env_id, args.games, args.iterations, args.uct_c, args.workers, **dict(args.option)
+        args.env_id,
+        args.games,
+        args.iterations,
+        args.uct_c,
+        args.workers,
+        args.first,
+        **dict(args.option),
     )
     text = json.dumps(summary, indent=2)
     print(text)
