@@ -24,7 +24,6 @@ from card_envs.core.spec import ActionSpec
 from card_envs.sequitur.rules import claims, events, rack, spelling, text
 from card_envs.sequitur.rules.actions import decision_blocks, sequitur_actions
 from card_envs.sequitur.rules.cards import (
-    BALL_LETTER,
     CARDS,
     LEFT,
     NUM_BALLS,
@@ -207,7 +206,10 @@ class SequiturGame(Game[SequiturState]):
         return [start["q_mode"] + q for q in sorted({q for b, q in options if b == state.blank})]
 
     def legal_mask(self, state: SequiturState) -> np.ndarray:
-        """The mask, shared read-only between states whose legal moves are the same."""
+        """The mask, shared read-only between states whose legal moves are the same; a spelling
+        choice's is built each time (:meth:`_spell_mask`)."""
+        if state.decision == SPELL_KEEP and state.phase != OVER:
+            return self._spell_mask(state)
         key = self._mask_key(state)
         mask = self._masks.get(key)
         if mask is None:
@@ -217,16 +219,27 @@ class SequiturGame(Game[SequiturState]):
             mask.flags.writeable = False
         return mask
 
+    def _spell_mask(self, state: SequiturState) -> np.ndarray:
+        """The spellings of the actor's rack as a mask, set from the cached spellings' keys.
+        Racks seldom repeat between games, so a cached mask was nearly always a miss, and the
+        misses filled the cache until it was cleared of the masks that do repeat."""
+        start = self._actions.start
+        mask = np.zeros(self._actions.size, np.int8)
+        spellings = self.spellings.of(state.racks[state.actor])
+        if spellings:
+            mask[start["spell"] + np.fromiter(spellings, np.intp, len(spellings))] = 1
+        else:
+            mask[start["spell_nothing"]] = 1
+        return mask
+
     def _mask_key(self, state: SequiturState) -> tuple[int, ...]:
         """What the legal moves depend on, cheaper than them for the common decisions (for the
-        rare ones, the legal action ids themselves)."""
+        rare ones, the legal action ids themselves); not asked of a spelling choice."""
         decision = state.decision
         if state.phase == OVER:
             return ()
         if decision == CARD:
             return (CARD, len(state.racks[state.actor]), *state.used[state.actor], bool(state.bag))
-        if decision == SPELL_KEEP:
-            return (SPELL_KEEP, *(BALL_LETTER[b] for b in state.racks[state.actor]))
         if decision == PLACE:
             return (PLACE,)
         if decision == KEEP:

@@ -36,21 +36,28 @@ def spelled_balls(rack: list[int], key: int) -> list[int]:
     return balls[::-1] if direction else balls
 
 
+Choices = tuple[tuple[int, int], ...]  # a spelling key's (blank letter, Q mode) choices
+
+
 class Spellings:
-    """Every spelling of a rack, cached by its letters (racks repeat within a turn)."""
+    """Every spelling of a rack, cached by its letters (racks repeat within a turn). The cache
+    keeps each key's choices as a tuple: tuples of ints leave the garbage collector's lists,
+    where the search's lists, one per key of thousands of cached racks, made every collection of
+    the older generations walk them."""
 
     def __init__(self, dictionary: Dictionary):
         self.dictionary = dictionary
-        self._cache: dict[tuple[int, ...], dict[int, list[tuple[int, int]]]] = {}
+        self._cache: dict[tuple[int, ...], dict[int, Choices]] = {}
 
-    def of(self, rack: list[int]) -> dict[int, list[tuple[int, int]]]:
+    def of(self, rack: list[int]) -> dict[int, Choices]:
         """Spelling key -> its ``(blank letter, Q mode)`` choices."""
         letters = tuple(BALL_LETTER[b] for b in rack)
         found = self._cache.get(letters)
         if found is None:
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
-            found = self._cache[letters] = find_spellings(letters, self.dictionary)
+            spelled = find_spellings(letters, self.dictionary)
+            found = self._cache[letters] = {key: tuple(c) for key, c in spelled.items()}
         return found
 
 
