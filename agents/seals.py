@@ -41,6 +41,10 @@ SEARCH_BUDGET = {
     "lean": "heuristic_value",
     "opponents": "heuristic",
 }
+# How card-envs evaluate (and arena --luck) measures this game's luck, chosen by measurement
+# (docs/evaluation.md): the shipped value network, with alternatives drawn at each random step.
+EVALUATION = {"value": "network", "samples": 8}
+
 
 # How much a partial series is worth, by cards held out of the 4 needed (0..4).
 KIND_PROGRESS = (0.0, 0.06, 0.2, 0.5, 1.0)

@@ -21,6 +21,9 @@ SEARCH_BUDGET = {"iterations": 100, "horizon": "round", "rollout": "heuristic"}
 # Self-play settings over the defaults: the fastest engine, so a narrower network keeps the
 # update from being the bottleneck (docs/training.md).
 SELFPLAY = {"width": 32}
+# How card-envs evaluate (and arena --luck) measures this game's luck, chosen by measurement
+# (docs/evaluation.md): the shipped value network, with alternatives drawn at each random step.
+EVALUATION = {"value": "network", "samples": 8}
 
 
 def _strength(card: int, trump: int, lead_suit: int) -> int:

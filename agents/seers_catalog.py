@@ -35,6 +35,10 @@ SEARCH_BUDGET = {
     "gain": 0.5,
     "opponents": "heuristic",
 }
+# How card-envs evaluate (and arena --luck) measures this game's luck, chosen by measurement
+# (docs/evaluation.md): the shipped value network, with alternatives drawn at each random step.
+EVALUATION = {"value": "network", "samples": 8}
+
 
 Meld = tuple[int, ...]
 # the last hand and table, their plays, a prefix asked for and the best play that starts with it

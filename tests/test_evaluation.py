@@ -246,3 +246,23 @@ def test_an_agent_that_plays_an_illegal_move_is_named_and_the_finished_deals_kep
     assert kind in err and "cannot play" in err and "2 deals before it are kept" in err
     card = scorecard.read(path)
     assert card["protocol"]["deals"] == 2 and "error" in card
+
+
+# -- the arena's luck-adjusted win rate -----------------------------------------------------------
+def arena_rates(tmp_path, *luck: str) -> list[dict]:
+    """Run a small seeded arena pool on a game that declares its luck: its agents' figures."""
+    path = tmp_path / f"arena{len(luck)}.json"
+    argv = ["arena", "--game", "seals_v0", "--agents", "heuristic", "random", "--episodes", "3"]
+    assert main([*argv, "--workers", "1", "--json", str(path), *luck]) == 0
+    return json.loads(path.read_text())["agents"]
+
+
+def test_arena_luck_is_opt_in_and_plays_the_same_games(tmp_path, capsys):
+    """``arena --luck`` adds the adjusted win rates and changes no game: the plain figures and
+    ratings are those of a run without it."""
+    plain = arena_rates(tmp_path)
+    assert "luck-adjusted" not in capsys.readouterr().out
+    lucky = arena_rates(tmp_path, "--luck")
+    out = capsys.readouterr().out
+    assert "luck-adjusted win rate" in out and "random" in out.split("luck-adjusted")[1]
+    assert plain == lucky

@@ -33,7 +33,7 @@ from card_envs.agents.pool import in_processes
 from card_envs.core.extras import require
 from card_envs.evaluation.luck import chance_taken
 from card_envs.evaluation.protocol import derived_seed
-from card_envs.evaluation.values import LAYERS, network_path
+from card_envs.evaluation.values import LAYERS, network_path, round_table
 from card_envs.registry import make
 
 FIT_SEED = 7_042  # the fit's games are seeded apart from every evaluation set
@@ -144,6 +144,7 @@ def fit_value(
     epochs: int,
     workers: int,
     out: Path,
+    table: bool = False,
 ) -> dict[str, Any]:
     """Collect, fit and write the network and its JSON; returns what the JSON says."""
     started = time.perf_counter()
@@ -155,11 +156,12 @@ def fit_value(
     scale = np.maximum(np.abs(np.asarray(spec.high, np.float32)), 1.0)
     scale = np.broadcast_to(scale, (spec.size,)).astype(np.float32)
     score_scale = float(max(score.std(), 1e-6))
-    weights, facts = fit(x / scale, win, score / score_scale, width, epochs, seed=0)
+    inputs = round_table(x / scale) if table else x / scale
+    weights, facts = fit(inputs, win, score / score_scale, width, epochs, seed=0)
     arrays: dict[str, Any] = {
         f"{kind}{i}": weights[2 * i + (kind == "b")] for i in range(LAYERS) for kind in "Wb"
     }
-    arrays |= {"scale": scale, "score_scale": np.float32(score_scale)}
+    arrays |= {"scale": scale, "score_scale": np.float32(score_scale), "table": np.bool_(table)}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **arrays)
     meta = {
@@ -170,6 +172,7 @@ def fit_value(
             "sample": sample,
             "after_chance": after_chance,
             "width": width,
+            "table": table,
             "epochs": epochs,
             "fit_seed": FIT_SEED,
         },
@@ -193,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--table", action="store_true", help="read every seat's observation, not one seat's"
+    )
     args = parser.parse_args(argv)
     out = args.out or network_path(args.game)
     meta = fit_value(
@@ -205,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         args.epochs,
         args.workers,
         out,
+        args.table,
     )
     print(json.dumps(meta))
     return 0

@@ -72,16 +72,18 @@ def game_luck(
     env: CardEnv,
     deal: dict[str, Any],
     actions: Sequence[int],
-    chance_counts: Sequence[int],
     policies: Sequence[Policy | None],
     value: ValueEstimate,
     samples: int,
     seed: int,
+    chance_counts: Sequence[int] | None = None,
 ) -> Luck:
-    """The luck of the game ``deal`` + ``actions`` played on ``env``'s game, where
-    ``chance_counts[t]`` is :func:`chance_taken` before move ``t`` and ``chance_counts[-1]``
-    after the last, and ``policies[seat]`` the known action distribution of each seat's agent
-    (or None). ``seed`` seeds the alternatives' generators."""
+    """The luck of the game ``deal`` + ``actions`` (a record's) played on ``env``'s game, where
+    ``policies[seat]`` is the known action distribution of each seat's agent (or None) and
+    ``seed`` seeds the alternatives' generators. ``chance_counts[t]``, :func:`chance_taken`
+    before move ``t`` (and after the last), saves a replay that finds them."""
+    if chance_counts is None:
+        chance_counts = replayed_counts(env, deal, actions)
     if len(chance_counts) != len(actions) + 1:
         raise ValueError("chance_counts needs one count before each move and one at the end")
     if samples < 1:
@@ -111,6 +113,17 @@ def game_luck(
             alternatives.append(other)
         _add(luck, 2 if policy is not None else 1, value(env, [state, *alternatives]))
     return luck
+
+
+def replayed_counts(env: CardEnv, deal: dict[str, Any], actions: Sequence[int]) -> list[int]:
+    """:func:`chance_taken` before each move of a replay of ``deal`` and ``actions``, and after."""
+    game = env.game
+    state = game.new_game(np.random.default_rng(0), deal=deal)
+    counts = [chance_taken(state)]
+    for action in actions:
+        game.apply(state, action, np.random.default_rng(0))
+        counts.append(chance_taken(state))
+    return counts
 
 
 def _add(luck: Luck, part: int, values: np.ndarray) -> None:

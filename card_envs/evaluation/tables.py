@@ -116,14 +116,7 @@ def play_table(table: Table) -> TableResult:
         policies = [known_policy(kind) for kind in table.kinds]
         value = table_value(env, table)
         luck = game_luck(
-            env,
-            env.deal_record(),
-            actions,
-            counts,
-            policies,
-            value,
-            table.samples,
-            table.deal_seed,
+            env, env.deal_record(), actions, policies, value, table.samples, table.deal_seed, counts
         )
     return TableResult(
         table,

@@ -84,16 +84,24 @@ class Standing(ValueEstimate):
 
 
 class Network(ValueEstimate):
-    """A numpy MLP over one seat's observation (divided by ``scale``), the same weights for
-    every seat: its first output, a softmax over the seats, is the win share; its second, times
+    """A numpy MLP, the same weights for every seat, over the seat's observation divided by
+    ``scale`` (with ``table``, every seat's observation from its own on round the table): its
+    first output, a softmax over the seats, is the win share; its second, times
     ``score_scale``, the final score."""
 
     name = "network"
 
-    def __init__(self, weights: Sequence[np.ndarray], scale: np.ndarray, score_scale: float):
+    def __init__(
+        self,
+        weights: Sequence[np.ndarray],
+        scale: np.ndarray,
+        score_scale: float,
+        table: bool = False,
+    ):
         self.weights = [np.asarray(w, np.float32) for w in weights]
         self.scale = np.asarray(scale, np.float32)
         self.score_scale = float(score_scale)
+        self.table = table
 
     @classmethod
     def load(cls, path: Path) -> Network:
@@ -106,7 +114,8 @@ class Network(ValueEstimate):
         try:
             with np.load(path, allow_pickle=False) as data:
                 weights = [data[f"{kind}{i}"] for i in range(LAYERS) for kind in ("W", "b")]
-                return cls(weights, data["scale"], float(data["score_scale"]))
+                table = bool(data["table"]) if "table" in data else False
+                return cls(weights, data["scale"], float(data["score_scale"]), table)
         except (OSError, ValueError, KeyError) as error:
             raise ValueError(
                 f"value network {path} is corrupt or not plain arrays: {error}"
@@ -127,11 +136,18 @@ class Network(ValueEstimate):
         for i, state in enumerate(states):
             for seat in range(seats):
                 x[i, seat] = encoding.observe_underived(state, seat)
-        out = self.forward(x / self.scale)
+        out = self.forward(round_table(x / self.scale) if self.table else x / self.scale)
         logits = out[..., 0] - out[..., 0].max(axis=-1, keepdims=True)
         shares = np.exp(logits)
         shares /= shares.sum(axis=-1, keepdims=True)
         return np.stack([shares, out[..., 1] * self.score_scale], axis=-1).astype(np.float64)
+
+
+def round_table(x: np.ndarray) -> np.ndarray:
+    """``(rows, seats, size)`` to ``(rows, seats, seats * size)``: each seat's row is every
+    seat's observation, its own first and then round the table."""
+    seats = x.shape[1]
+    return np.concatenate([np.roll(x, -k, axis=1) for k in range(seats)], axis=-1)
 
 
 class Rollout(ValueEstimate):

@@ -57,6 +57,11 @@ def interval_text(interval: Interval, digits: int = 3) -> str:
     )
 
 
+def times(part: float, whole: float) -> str:
+    """``part / whole`` as ``0.91x``, or ``n/a`` where the whole is zero (no spread to narrow)."""
+    return f"{part / whole:.2f}x" if whole else "n/a"
+
+
 def report(run: Evaluation) -> str:
     """The run as text: plain and adjusted estimates, the parts, the CPU and the gain."""
     field = ", ".join(dict.fromkeys(run.field))
@@ -64,23 +69,21 @@ def report(run: Evaluation) -> str:
     games_cpu, luck_cpu = run.agent.cpu()
     weight = run.luck.weight
     equal_cpu = run.agent.equal_cpu_half(weight)
-    ratio = adjusted.half / plain.half if plain.half else math.nan
     lines = [
         f"{run.env_name}, {run.num_players} players: {run.agent.kind} alone against the field "
         f"({field}), {run.protocol.name} deals 0-{run.deals - 1}: {run.deals} deals x "
         f"{run.num_players} seats = {run.games} games",
         f"win share            {interval_text(plain)}",
-        f"  luck-adjusted      {interval_text(adjusted)}  ({ratio:.2f}x the width: a plain "
-        f"estimate needs {run.games_for_plain():,.0f} games for it)",
+        f"  luck-adjusted      {interval_text(adjusted)}  ({times(adjusted.half, plain.half)} "
+        f"the width: a plain estimate needs {run.games_for_plain():,.0f} games for it)",
         f"score                {interval_text(run.interval('score'), 2)}",
         f"  luck-adjusted      {interval_text(run.interval('score', adjusted=True), 2)}",
         f"luck: the {run.luck.value} value, {run.luck.samples} alternatives a random transition, "
         f"weight {run.luck.weight:g}; each part alone narrows the width to "
         + ", ".join(f"{part} {w:.2f}x" for part, w in run.agent.part_widths(weight).items()),
         f"CPU: games {games_cpu:.1f} s, adjustment {luck_cpu:.1f} s "
-        f"({luck_cpu / games_cpu if games_cpu else math.nan:.2f}x); at equal CPU time the "
-        f"adjusted half-width is {equal_cpu:.3f} "
-        f"({equal_cpu / plain.half if plain.half else math.nan:.2f}x the plain)",
+        f"({times(luck_cpu, games_cpu)}); at equal CPU time the adjusted half-width is "
+        f"{equal_cpu:.3f} ({times(equal_cpu, plain.half)} the plain)",
         f"{run.agent.kind}: {run.agent.ms_per_decision():.3f} ms of CPU a decision",
     ]
     gain, adjusted_gain = run.gain(), run.gain(adjusted=True)

@@ -54,6 +54,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             trust=args.trust_checkpoint,
             progress=progress,
             record=Path(args.record) if args.record else None,
+            luck=args.luck,
         )
         reports = arena.run(jobs, args.episodes, max(budget, 1e-3), finished)
     if args.json:
@@ -132,5 +133,11 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         metavar="PATH",
         help="add every game's record to this JSON Lines file (docs/records.md)",
+    )
+    parser.add_argument(
+        "--luck",
+        action="store_true",
+        help="also a luck-adjusted win rate, for games that declare how their luck is measured "
+        "(docs/evaluation.md); the same games, with the adjustment's CPU time on top",
     )
     parser.set_defaults(func=cmd_arena)

@@ -34,6 +34,7 @@ def format_report(report: Report, seconds: float) -> str:
             f"{a.mean_score:>10.2f} {a.mean_reward:>+11.3f} {a.rating:>7.2f} "
             f"{f'{a.mu:.2f} ± {a.sigma:.2f}':>14}"
         )
+    lines += adjusted_lines([(a.name, a.adjusted) for a in report.agents])
     legend = [
         "games: seat-games played; win rate: wins per seat-game (a shared win split between its "
         f"winners; fair share {1 / report.players:.3f}),",
@@ -89,6 +90,9 @@ def format_matrix(report: MatrixReport, seconds: float) -> str:
     for agent in report.agents:
         texts = [cell_text(report.cell(agent, o), fair) for o in report.opponents]
         lines.append(f"{agent:<{width}}  " + "  ".join(f"{t:<{column}}" for t in texts).rstrip())
+    lines += adjusted_lines(
+        [(f"{c.agent} vs {field_size} {c.opponent}", c.result.adjusted) for c in report.cells]
+    )
     lines += [
         "a cell: the agent's win share (wins per seat-game it played, a shared win split "
         "between its winners) [its 95% interval over deals], then",
@@ -96,6 +100,20 @@ def format_matrix(report: MatrixReport, seconds: float) -> str:
         "seat-games played; - not played (an agent against a field of its own kind)",
     ]
     return "\n".join(lines)
+
+
+def adjusted_lines(shares: Sequence[tuple[str, tuple[float, float, float] | None]]) -> list[str]:
+    """The luck-adjusted win rates beside the plain ones, where the game measures its luck."""
+    known = [
+        f"{name} {v:.3f} [{low:.3f}, {high:.3f}]"
+        for name, (v, low, high) in ((n, a) for n, a in shares if a is not None)
+    ]
+    if not known:
+        return []
+    return [
+        "luck-adjusted win rate [95% t-interval over deals] (docs/evaluation.md): "
+        + "; ".join(known)
+    ]
 
 
 def write_json(reports: Sequence[Report], path: Path) -> None:

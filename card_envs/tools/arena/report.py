@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from card_envs.agents.match import GameResult
+from card_envs.evaluation.adjust import adjusted_share
 from card_envs.tools.arena.jobs import Job
 from card_envs.tools.arena.tasks import entry_labels
 from card_envs.tools.stats import Ratings, deal_interval, win_ranks
@@ -26,6 +27,7 @@ class AgentReport:
     rating: float
     mu: float
     sigma: float
+    adjusted: tuple[float, float, float] | None = None  # luck-adjusted win rate, its interval
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +151,9 @@ def summarise(
         raise ValueError(f"{len(outcomes)} tables do not make whole deals of {per_deal} tables")
     deals = len(outcomes) // per_deal
     games, wins = [0] * count, [[0.0] * deals for _ in range(count)]
+    luck = [[0.0] * deals for _ in range(count)]
+    lucks = [getattr(o, "luck", ()) for o in outcomes]  # where the game measures its luck
+    lucky = bool(outcomes) and all(lucks)
     score_sum, reward_sum = [0.0] * count, [0.0] * count
     ratings = Ratings(count)
     for index, (seating, outcome) in enumerate(zip(tasks_seatings, outcomes, strict=True)):
@@ -156,6 +161,8 @@ def summarise(
             games[entry] += 1
             if seat in outcome.winners:
                 wins[entry][index // per_deal] += 1 / len(outcome.winners)
+            if lucky:
+                luck[entry][index // per_deal] += lucks[index][seat]
             score_sum[entry] += outcome.scores[seat]
             reward_sum[entry] += outcome.rewards[seat]
         if rate:
@@ -171,6 +178,9 @@ def summarise(
             rating=ratings.ordinal(e),
             mu=float(ratings.ratings[e].mu),
             sigma=float(ratings.ratings[e].sigma),
+            adjusted=adjusted_share(wins[e], luck[e], games[e] // deals)
+            if lucky and games[e]
+            else None,
         )
         for e in range(count)
     )

@@ -46,11 +46,13 @@ class Arena:
         trust: bool = False,
         progress: Progress | None = None,
         record: Path | None = None,
+        luck: bool = False,
     ):
         self.workers = workers
         self.seed = seed
         self.trust = trust
         self.record = record  # a JSON Lines file every game's record is added to
+        self.luck = luck  # each seat's luck measured, for the luck-adjusted win rates
         self.progress = progress
         self.cpu = self.wall = 0.0  # CPU seconds played and the wall seconds they took
 
@@ -121,7 +123,14 @@ class Arena:
 
     def _tasks(self, job: Job, lineup: Lineup, deals: range) -> list[Task]:
         return make_tasks(
-            job.env_name, job.num_players, lineup, deals, self.seed, self.trust, bool(self.record)
+            job.env_name,
+            job.num_players,
+            lineup,
+            deals,
+            self.seed,
+            self.trust,
+            bool(self.record),
+            self.luck,
         )
 
     def _stream(self, tasks: Sequence[Task]) -> Iterator[tuple[GameResult, float]]:

@@ -10,6 +10,7 @@ from typing import Any
 from card_envs.agents import Agent, make_agent
 from card_envs.agents.match import GameResult, play_game
 from card_envs.core.env import CardEnv
+from card_envs.evaluation.adjust import with_luck
 from card_envs.records import record_game
 from card_envs.registry import make
 from card_envs.tools.arena.tasks import Task
@@ -71,9 +72,11 @@ def play_timed(task: Task) -> Played:
     started = time.process_time()
     env, agents = seat_table(task)
     actions: list[int] = []
+    on_move = (lambda _agent, action: actions.append(action)) if task.record or task.luck else None
     playing = time.process_time()
-    on_move = (lambda _agent, action: actions.append(action)) if task.record else None
     result = play_game(env, agents, seed=task.deal_seed, on_move=on_move)
     ended = time.process_time()
+    if task.luck:
+        result = with_luck(env, result, actions, task.kinds, task.deal_seed)
     record = record_game(env, actions, task.kinds, task.deal_seed) if task.record else None
-    return Played(result, ended - playing, ended - started, record)
+    return Played(result, ended - playing, time.process_time() - started, record)

@@ -27,6 +27,7 @@ class Task:
     agent_seeds: tuple[int, ...]
     trust: bool = False  # make_agent's trust (checkpoints that unpickle)
     record: bool = False  # return the game's record (card_envs.records) with its result
+    luck: bool = False  # measure each seat's luck where the game declares how (arena --luck)
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ def make_tasks(
     seed: int,
     trust: bool = False,
     record: bool = False,
+    luck: bool = False,
 ) -> list[Task]:
     """Deal-major list of tables: deal ``d`` (seed from ``seed, d``, the same in every line-up
     of a run) in every seating of ``lineup``."""
@@ -113,6 +115,7 @@ def make_tasks(
             agent_seeds=tuple(derived_seed(seed, deal, t, seat) for seat in range(num_players)),
             trust=trust,
             record=record,
+            luck=luck,
         )
         for deal in deals
         for t, seating in enumerate(lineup.tables)
