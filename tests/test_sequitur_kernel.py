@@ -18,8 +18,9 @@ from card_envs.core.kernels import PURE_PYTHON
 from card_envs.sequitur.action_values import WordValues
 from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
+from card_envs.sequitur.rules.cards import BALL_LETTER, NUM_BALLS
 from card_envs.sequitur.rules.goals import COLOURS
-from card_envs.sequitur.rules.spelling import CODE_POINTS, words_reference
+from card_envs.sequitur.rules.spelling import CODE_POINTS, Spellings, words_reference
 from card_envs.sequitur.rules.words import (
     BLANK,
     Dictionary,
@@ -143,6 +144,20 @@ def test_find_spellings_uses_the_kernel_unless_pure_python_is_asked():
     assert (WORDS.tree is None) == (PURE_PYTHON or _spelling is None)
     rack = (2, 0, 19, BLANK)
     assert find_spellings(rack, WORDS) == spellings_reference(rack, WORDS)
+
+
+def test_cached_spellings_are_the_search_with_one_tuple_per_distinct_choice_list():
+    spellings, r = Spellings(WORDS), random.Random(5)
+    shared: dict[tuple[tuple[int, int], ...], int] = {}
+    for _ in range(300):
+        balls = r.sample(range(NUM_BALLS), r.randint(1, 10))
+        found = spellings.of(balls)
+        searched = find_spellings(tuple(BALL_LETTER[b] for b in balls), WORDS)
+        assert list(found.items()) == [(key, tuple(c)) for key, c in searched.items()]
+        assert spellings.of(balls) is found
+        for choices in found.values():
+            assert shared.setdefault(choices, id(choices)) == id(choices)
+    assert len(shared) > 1  # blanks and Q balls give choices beyond the plain one
 
 
 @compiled

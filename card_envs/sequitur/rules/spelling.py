@@ -41,13 +41,15 @@ Choices = tuple[tuple[int, int], ...]  # a spelling key's (blank letter, Q mode)
 
 class Spellings:
     """Every spelling of a rack, cached by its letters (racks repeat within a turn). The cache
-    keeps each key's choices as a tuple: tuples of ints leave the garbage collector's lists,
-    where the search's lists, one per key of thousands of cached racks, made every collection of
-    the older generations walk them."""
+    keeps each key's choices as one shared tuple per distinct choice list (nearly every key has
+    the one plain choice): where the search's lists, one per key of thousands of cached racks,
+    were most of what every collection of the garbage collector's older generations walked, and
+    their churn set off the young collections."""
 
     def __init__(self, dictionary: Dictionary):
         self.dictionary = dictionary
         self._cache: dict[tuple[int, ...], dict[int, Choices]] = {}
+        self._choices: dict[Choices, Choices] = {}
 
     def of(self, rack: list[int]) -> dict[int, Choices]:
         """Spelling key -> its ``(blank letter, Q mode)`` choices."""
@@ -56,8 +58,12 @@ class Spellings:
         if found is None:
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()
-            spelled = find_spellings(letters, self.dictionary)
-            found = self._cache[letters] = {key: tuple(c) for key, c in spelled.items()}
+                self._choices.clear()
+            found = self._cache[letters] = {}
+            shared = self._choices
+            for key, options in find_spellings(letters, self.dictionary).items():
+                choices = tuple(options)
+                found[key] = shared.setdefault(choices, choices)
         return found
 
 
