@@ -86,6 +86,9 @@ def test_kernels_equal_references_at_every_step(n, options):
                 assert got.tobytes() == want.tobytes(), (seat, np.flatnonzero(got != want))
             got, want = mask.mask(state), game.legal_mask_py(state)
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+            row = bytearray(b"\x01") * len(want)  # a dirty row: write zeroes it first
+            mask.write(state, row)
+            assert bytes(row) == want.tobytes()
             if game.is_over(state):
                 break
             legal = game.legal_actions(state)
@@ -130,6 +133,10 @@ def test_mask_refuses_a_wrong_state_or_layout():
     with pytest.raises(ValueError, match="11 symbol counts and 5 series counts"):
         mask.mask(state)
     size, colour, symbol, reveal, _, kind = game._mask_config()
+    with pytest.raises(ValueError, match=f"out must be {size} bytes"):
+        mask.write(state, bytearray(size - 1))
+    with pytest.raises(ValueError, match=f"out must be {size} bytes"):
+        mask.write(state, np.zeros(size, np.int16))
     with pytest.raises(ValueError, match="do not fit a mask"):
         moves.LegalMask(size, colour, symbol, reveal, size, kind)
 

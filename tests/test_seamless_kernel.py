@@ -90,6 +90,9 @@ def test_kernels_equal_references_at_every_step(options):
                 assert vector.tobytes() == written(observer, enc.spec.size, state, seat).tobytes()
             got, expected = mask.mask(state), game.legal_mask_py(state)
             assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+            row = bytearray(b"\x01") * len(expected)  # a dirty row: write zeroes it first
+            mask.write(state, row)
+            assert bytes(row) == expected.tobytes()
             if game.is_over(state):
                 break
             legal = game.legal_actions(state)

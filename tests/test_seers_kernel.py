@@ -193,6 +193,9 @@ def test_legal_mask_equals_reference_at_every_step(n, options):
         while True:
             got, want = mask.mask(state), game.legal_mask_py(state)
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), state
+            row = bytearray(b"\x01") * len(want)  # a dirty row: write zeroes it first
+            mask.write(state, row)
+            assert bytes(row) == want.tobytes()
             if game.is_over(state):
                 break
             builds += len(state.pending) > 1

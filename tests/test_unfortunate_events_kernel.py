@@ -77,6 +77,9 @@ def test_kernels_equal_references_at_every_step(n, options):
         while True:
             got, want = mask.mask(state), game.legal_mask_py(state)
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), state.phase
+            row = bytearray(b"\x01") * len(want)  # a dirty row: write zeroes it first
+            mask.write(state, row)
+            assert bytes(row) == want.tobytes()
             if game.is_over(state) or game.is_truncated(state):
                 break
             for seat in range(n):

@@ -141,6 +141,11 @@ class Game(ABC, Generic[State]):
             mask[action] = 1
         return np.frombuffer(mask, np.int8)
 
+    def write_legal_mask(self, state: State, out: memoryview[Any]) -> None:
+        """:meth:`legal_mask` in the ``actions.size`` bytes of ``out`` (a vector env's mask row).
+        A game with a compiled mask writes it there without making an array; this copies."""
+        out[:] = self.legal_mask(state)
+
     def clone(self, state: State) -> State:
         """A copy sharing nothing mutable with ``state``. States are plain data, for which a
         pickle round trip builds what ``copy.deepcopy`` builds (shared references included) at

@@ -65,8 +65,8 @@ class CardVectorEnv:
             "final_winners": self.final_winners,
             "_final_winners": self.ended,
         }
-        # each row's bytes: a legal_mask's int8 copies in through a memoryview, three times
-        # faster than numpy's row assignment
+        # each row's bytes, for Game.write_legal_mask: a compiled mask is written there, and any
+        # other copies in through the memoryview, three times faster than numpy's row assignment
         self._mask_rows: list[Any] = [row.data for row in self.masks.view(np.int8)]
         self._rows = np.arange(n)
         # How an observation gets into its row (a float32 memoryview): a FlatEncoding writes
@@ -107,10 +107,12 @@ class CardVectorEnv:
         self._clear_step()
         game, states, rngs, history = self.game, self.states, self._rngs, self._actions
         apply, is_over, is_truncated = game.apply, game.is_over, game.is_truncated
-        current_player, legal_mask = game.current_player, game.legal_mask
+        current_player, write_mask = game.current_player, game.write_legal_mask
         masks, rewards, score_mode = self._mask_rows, self.rewards, self.score_mode
-        rows, zero, encoding = self._obs_rows, self._zero_row, self.encoding
+        rows, encoding = self._obs_rows, self.encoding
         write = encoding.write if isinstance(encoding, FlatEncoding) else None
+        if write is not None:
+            self.observations.fill(0)  # every row is written below: one memset zeroes them all
         observe = encoding.observe
         seats = []
         for i, action in enumerate(checked):
@@ -126,13 +128,11 @@ class CardVectorEnv:
                 state = states[i]
             seat = current_player(state)
             seats.append(seat)
-            masks[i][:] = legal_mask(state)
-            row = rows[i]
+            write_mask(state, masks[i])
             if write is not None:
-                row[:] = zero
-                write(state, seat, row)
+                write(state, seat, rows[i])
             else:
-                row[:] = observe(state, seat)
+                rows[i][:] = observe(state, seat)
         self.current_player[:] = seats
         return self._obs, rewards, self.terminated, self.truncated, self._info
 
@@ -190,7 +190,7 @@ class CardVectorEnv:
         game, state = self.game, self.states[i]
         seat = game.current_player(state)
         self.current_player[i] = seat
-        self._mask_rows[i][:] = game.legal_mask(state)
+        game.write_legal_mask(state, self._mask_rows[i])
         row, encoding = self._obs_rows[i], self.encoding
         if isinstance(encoding, FlatEncoding):
             row[:] = self._zero_row

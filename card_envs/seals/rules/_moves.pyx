@@ -10,7 +10,8 @@ card code and count list is checked before it is used, so a state out of range r
 """
 
 cimport cython
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from libc.string cimport memset
 
 import numpy as np
 
@@ -70,18 +71,30 @@ cdef class LegalMask:
     def mask(self, state):
         """``int8`` mask of length ``size`` for the player to act (all zero once over)."""
         mask = _zeros(self.size, _int8)
-        if state.over:
-            return mask
+        self._write(state, mask)
+        return mask
+
+    def write(self, state, out) -> None:
+        """The mask written into ``out``, ``size`` writable bytes (a vector env's mask row):
+        zeroed, then set, with no array made."""
+        self._write(state, out)
+
+    cdef int _write(self, state, out) except -1:
         cdef Py_buffer view
-        PyObject_GetBuffer(mask, &view, PyBUF_WRITABLE)
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
         try:
+            if view.len != self.size or view.itemsize != 1:
+                raise ValueError(f"out must be {self.size} bytes")
+            memset(view.buf, 0, self.size)
+            if state.over:
+                return 0
             if state.phase == C_REVEAL:
                 self._reveals(state, <char*>view.buf)
             else:
                 self._takes(state.row, <char*>view.buf)
         finally:
             PyBuffer_Release(&view)
-        return mask
+        return 0
 
     cdef int _takes(self, list row, char* m) except -1:
         """Take each face-up card's colour or its symbol."""

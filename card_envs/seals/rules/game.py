@@ -227,6 +227,14 @@ class SealsGame(Game[SealsState]):
             return self.legal_mask_py(state)
         return self._mask.mask(state)
 
+    def write_legal_mask(self, state: SealsState, out: memoryview[Any]) -> None:
+        """The compiled mask written straight into ``out`` when it is built, else
+        :meth:`legal_mask_py` copied in."""
+        if self._mask is None:
+            out[:] = self.legal_mask_py(state)
+        else:
+            self._mask.write(state, out)
+
     def legal_mask_py(self, state: SealsState) -> np.ndarray:
         """The reference mask: :meth:`legal_actions` set byte by byte."""
         return super().legal_mask(state)

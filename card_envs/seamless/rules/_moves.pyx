@@ -12,7 +12,8 @@ is used, and every list index by a loop's bound or by hand, so a state out of ra
 ``ValueError`` instead of reading or writing outside a list or the mask.
 """
 
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from libc.string cimport memset
 
 import numpy as np
 
@@ -57,15 +58,26 @@ cdef class Moves:
     def mask(self, state):
         """``int8`` mask of length ``size`` for the player to act (all zero once over)."""
         mask = _zeros(self.size, _int8)  # four times cheaper than wrapping a bytearray
-        if state.over:
-            return mask
+        self._write(state, mask)
+        return mask
+
+    def write(self, state, out) -> None:
+        """The mask written into ``out``, ``size`` writable bytes (a vector env's mask row):
+        zeroed, then set, with no array made."""
+        self._write(state, out)
+
+    cdef int _write(self, state, out) except -1:
         cdef Py_buffer view
-        PyObject_GetBuffer(mask, &view, PyBUF_WRITABLE)
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
         try:
-            self._set(state, <char*>view.buf)
+            if view.len != self.size or view.itemsize != 1:
+                raise ValueError(f"out must be {self.size} bytes")
+            memset(view.buf, 0, self.size)
+            if not state.over:
+                self._set(state, <char*>view.buf)
         finally:
             PyBuffer_Release(&view)
-        return mask
+        return 0
 
     cdef int _set(self, state, char* m) except -1:
         cdef list trick = state.trick, hand

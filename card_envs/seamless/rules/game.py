@@ -200,6 +200,14 @@ class SeamlessGame(Game[SeamlessState]):
             return self.legal_mask_py(state)
         return self._moves.mask(state)
 
+    def write_legal_mask(self, state: SeamlessState, out: memoryview[Any]) -> None:
+        """The compiled mask written straight into ``out`` when it is built, else
+        :meth:`legal_mask_py` copied in."""
+        if self._moves is None:
+            out[:] = self.legal_mask_py(state)
+        else:
+            self._moves.write(state, out)
+
     def legal_mask_py(self, state: SeamlessState) -> np.ndarray:
         """The reference mask: :meth:`legal_actions` set byte by byte."""
         return super().legal_mask(state)

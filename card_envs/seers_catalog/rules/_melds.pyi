@@ -3,6 +3,7 @@
 the kernel of :meth:`card_envs.seers_catalog.rules.game.SeersCatalogGame.legal_mask_py`."""
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,3 +25,4 @@ class LegalMask:
         lens_ids: tuple[int, ...],
     ) -> None: ...
     def mask(self, state: SeersCatalogState) -> np.ndarray: ...
+    def write(self, state: SeersCatalogState, out: memoryview[Any] | np.ndarray) -> None: ...

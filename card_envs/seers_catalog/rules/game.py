@@ -274,6 +274,14 @@ class SeersCatalogGame(Game[SeersCatalogState]):
             return self.legal_mask_py(state)
         return self._mask.mask(state)
 
+    def write_legal_mask(self, state: SeersCatalogState, out: memoryview[Any]) -> None:
+        """The compiled mask written straight into ``out`` when it is built, else
+        :meth:`legal_mask_py` copied in."""
+        if self._mask is None:
+            out[:] = self.legal_mask_py(state)
+        else:
+            self._mask.write(state, out)
+
     def _mask_config(self) -> tuple[Any, ...]:
         """The compiled mask's arguments: the ids of every step, pass, Rod, Gift and Lens."""
         ids = self._tables.step_ids

@@ -10,7 +10,8 @@ outside the mask.
 """
 
 cimport cython
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from libc.string cimport memset
 
 import numpy as np
 
@@ -117,15 +118,26 @@ cdef class LegalMask:
         """``int8`` mask of length ``size`` for the seat to act (all zero once the game is
         over or stopped)."""
         mask = _zeros(self.size, _int8)
-        if state.over or state.truncated:
-            return mask
+        self._write(state, mask)
+        return mask
+
+    def write(self, state, out) -> None:
+        """The mask written into ``out``, ``size`` writable bytes (a vector env's mask row):
+        zeroed, then set, with no array made."""
+        self._write(state, out)
+
+    cdef int _write(self, state, out) except -1:
         cdef Py_buffer view
-        PyObject_GetBuffer(mask, &view, PyBUF_WRITABLE)
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
         try:
-            self._set(state, <char*>view.buf)
+            if view.len != self.size or view.itemsize != 1:
+                raise ValueError(f"out must be {self.size} bytes")
+            memset(view.buf, 0, self.size)
+            if not (state.over or state.truncated):
+                self._set(state, <char*>view.buf)
         finally:
             PyBuffer_Release(&view)
-        return mask
+        return 0
 
     cdef int _set(self, state, char* m) except -1:
         cdef int phase = state.phase, actor = checked(state.actor, self.n, "actor"), k

@@ -286,6 +286,14 @@ class UnfortunateEventsGame(Game[UnfortunateEventsState]):
             return self.legal_mask_py(state)
         return self._mask.mask(state)
 
+    def write_legal_mask(self, state: UnfortunateEventsState, out: memoryview[Any]) -> None:
+        """The compiled mask written straight into ``out`` when it is built, else
+        :meth:`legal_mask_py` copied in."""
+        if self._mask is None:
+            out[:] = self.legal_mask_py(state)
+        else:
+            self._mask.write(state, out)
+
     def legal_mask_py(self, state: UnfortunateEventsState) -> np.ndarray:
         """The reference mask. The two phases most moves are made in (draw; lay or discard)
         are written into a ``bytearray`` without the list of ids; the other phases from that
