@@ -144,7 +144,7 @@ class Game(ABC, Generic[State]):
     def write_legal_mask(self, state: State, out: memoryview[Any]) -> None:
         """:meth:`legal_mask` in the ``actions.size`` bytes of ``out`` (a vector env's mask row).
         A game with a compiled mask writes it there without making an array; this copies."""
-        out[:] = self.legal_mask(state)
+        out[:] = self.legal_mask(state).data
 
     def clone(self, state: State) -> State:
         """A copy sharing nothing mutable with ``state``. States are plain data, for which a

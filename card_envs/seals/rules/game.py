@@ -231,7 +231,7 @@ class SealsGame(Game[SealsState]):
         """The compiled mask written straight into ``out`` when it is built, else
         :meth:`legal_mask_py` copied in."""
         if self._mask is None:
-            out[:] = self.legal_mask_py(state)
+            out[:] = self.legal_mask_py(state).data
         else:
             self._mask.write(state, out)
 

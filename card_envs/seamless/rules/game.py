@@ -204,7 +204,7 @@ class SeamlessGame(Game[SeamlessState]):
         """The compiled mask written straight into ``out`` when it is built, else
         :meth:`legal_mask_py` copied in."""
         if self._moves is None:
-            out[:] = self.legal_mask_py(state)
+            out[:] = self.legal_mask_py(state).data
         else:
             self._moves.write(state, out)
 
