@@ -367,6 +367,7 @@ def test_an_oversized_body_is_refused(client):
         ("?seat=2", 400),
         ("?seat=1", 403),
         ("?seat=99999999999999999999", 400),
+        ("?seat=%C2%B2", 400),  # a superscript two: str.isdigit says yes, int() says no
     ],
 )
 def test_wrong_seats_are_refused(client, query, status):

@@ -54,7 +54,7 @@ def refusals(handler: Handler) -> Handler:
 async def json_body(request: Request) -> Any:
     """The request's JSON, refused when too large or not JSON."""
     declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
+    if not declared.isdecimal() or int(declared) > MAX_BODY:
         raise TableError(413, f"the body must be at most {MAX_BODY} bytes")
     body = await request.body()
     if len(body) > MAX_BODY:
@@ -112,7 +112,7 @@ def create_app(store: TableStore | None = None, allowed_hosts: Sequence[str] = (
         seat = request.query_params.get("seat")
         if seat is None:
             return JSONResponse(table.spectator_state())
-        if not seat.isdigit():
+        if not seat.isdecimal():
             raise TableError(400, f"?seat= must be a seat number; got {seat!r}")
         return JSONResponse(table.state_for(table.check_seat(int(seat))))
 

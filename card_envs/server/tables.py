@@ -194,7 +194,7 @@ class Table:
     def by_name(self, text: str) -> int:
         """The legal move ``text`` names, as ``card-envs play`` reads a typed move (a name, the
         docs' block word, an unambiguous beginning); a number must be sent as a JSON number."""
-        if text.strip().lstrip("+-").isdigit():
+        if text.strip().lstrip("+-").isdecimal():
             raise TableError(400, f"action {text!r}: send an id as a JSON number, or a move's name")
         game, state = self.env.game, self.env.game_state
         legal = [int(a) for a in np.flatnonzero(self.pending[1]["action_mask"])]  # type: ignore[index]

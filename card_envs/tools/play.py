@@ -67,7 +67,7 @@ def parse_move(
     text = text.strip()
     if not text:
         return "type a move's number or its name (? lists the moves, q quits)"
-    if text.lstrip("+-").isdigit():
+    if text.lstrip("+-").isdecimal():
         number = int(text)
         if 1 <= number <= len(legal):
             return legal[number - 1]

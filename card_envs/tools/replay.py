@@ -131,7 +131,7 @@ def _target(text: str, position: int, length: int) -> int | str:
         return max(position - 1, 0) if position > 0 else "the deal: nothing before it"
     if text in ("e", "end"):
         return length
-    if text.isdigit() and int(text) <= length:
+    if text.isdecimal() and int(text) <= length:
         return int(text)
     return f"{text!r}: type enter, b, e, q or a step number 0..{length}"
 

@@ -135,7 +135,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
             wilds += 1
         elif item in ARTIFACT_TAGS:
             codes.append(ARTIFACT_BASE + ARTIFACT_TAGS.index(item))
-        elif item[:-1].isdigit() and item[-1].upper() in SUIT_LETTERS:
+        elif item[:-1].isdecimal() and item[-1].upper() in SUIT_LETTERS:
             value = int(item[:-1])
             if not MIN_VALUE <= value <= MAX_VALUE:
                 raise ValueError(f"no card {item!r}: values are 2..13")
