@@ -75,10 +75,10 @@ SHIPPED_PLAY = {
 # 2026-12-01, after they shipped: a refactor of the encoding, the loader or the heuristics they
 # meet must keep them.
 SHIPPED_PPO_PLAY = {
-    "seamless_v0": {
-        "game": "bebf042d60e23adb",
-        "games": "2d261eb5d5d19129",
-        "inputs": "2210f9d150d25143",
+    "seamless_v0": {  # the network of 2026-12-06 (45 min more with the central critic)
+        "game": "a0b2cb0fc5651953",
+        "games": "b02847acffac4cd2",
+        "inputs": "ff0d3ba9a02018ee",
     },
     "seers_catalog_v0": {
         "game": "5e99eb31fca9f9c6",

@@ -402,7 +402,7 @@ class SelfPlayCollector:
             returns=advantages + value,
             env_steps=self.env_steps,
             games=self.games,
-            states=None if self.critic is None else np.stack([d.state for d in closed]),
+            states=None if self.critic is None else table_rows(closed),
         )
 
     def _advantages(self, closed: list[_Decision]) -> np.ndarray:
@@ -422,6 +422,14 @@ class SelfPlayCollector:
                 carried = advantage.get(id(following), 0.0)
             out[index] = advantage[id(decision)] = delta + decay * carried
         return out
+
+
+def table_rows(closed: list[_Decision]) -> np.ndarray:
+    """The central critic's input of each decision, one row each."""
+    rows = [decision.state for decision in closed]
+    if any(row is None for row in rows):
+        raise ValueError("a decision was made without the table its critic reads")
+    return np.stack([row for row in rows if row is not None])
 
 
 def pad_rows(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
