@@ -290,9 +290,9 @@ def test_without_the_extra_the_error_names_it():
 
 
 def test_the_head_to_head_plays_both_searchers():
-    """card_envs.openspiel.versus on one short game: both searchers move, their seats differ,
+    """card_envs.tools.versus on one short game: both searchers move, their seats differ,
     and at most one game's worth of wins is shared out."""
-    from card_envs.openspiel import versus
+    from card_envs.tools import versus
 
     assert versus.seats(0, 4) != versus.seats(1, 4)
     assert len({versus.seats(g, 4) for g in range(12)}) == 12

@@ -7,7 +7,7 @@ the game's seed; the ordered pair of seats the two searchers take cycles game by
 a multiple of ``n (n - 1)`` games each takes every seat against every seat of the other. Both
 searchers' time per move is CPU time of the process, so it holds on a shared machine.
 
-    python -m card_envs.openspiel.versus seamless_v0 --games 200 --workers 2 --json out.json
+    python -m card_envs.tools.versus seamless_v0 --games 200 --workers 2 --json out.json
 """
 
 from __future__ import annotations
