@@ -50,7 +50,8 @@ def missing() -> str | None:
     """Why the browser tests cannot run here, or None."""
     for module in ("playwright", "uvicorn", "starlette"):
         if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (the serve and dev extras: pip install -e '.[serve,dev]')"
+            extras = "pip install -e '.[serve,dev]'"
+            return f"{module} is not installed (the serve and dev extras: {extras})"
     if not Path(CHROMIUM).exists():
         return "chromium is not installed (apt-get install chromium; make test installs it)"
     return None
