@@ -85,10 +85,10 @@ SHIPPED_PPO_PLAY = {
         "games": "4f745256980d8746",
         "inputs": "6bd5bf4ed1da5f27",
     },
-    "sequitur_v1": {  # the network of 2026-12-06 (the value weight started at 30)
-        "game": "ff1cafe7d4a97f8c",
-        "games": "0f5638aa39f87455",
-        "inputs": "1718df13e709e278",
+    "sequitur_v1": {  # the network of 2026-12-06 resumed for 40 more minutes (issue 50)
+        "game": "47ba4f72989459e7",
+        "games": "de2314c51b46312d",
+        "inputs": "4f76aac8c4e3488a",
     },
     "unfortunate_events_v0": {
         "game": "88bddfc09a91df75",
