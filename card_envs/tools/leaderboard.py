@@ -52,6 +52,10 @@ SHIPPED = {
     "scorecards": Path("benchmarks/results/scorecards"),
 }
 ANCHOR = "heuristic"
+# The plot cuts an interval end farther than this from its rating (an agent that never wins has
+# no lower bound) at that distance, marked by an arrow, so that one agent does not flatten the
+# panel.
+PLOT_SPAN = 3.0
 
 
 @dataclass
@@ -236,10 +240,20 @@ def write_plot(boards: Sequence[Board], lines: Sequence[Sequence[Rating]], path:
     )
     for ax, board, rated in zip(axes[:, 0], boards, lines, strict=True):
         values = np.array([r.rating for r in rated])
+        rows = np.arange(len(rated))
         low = np.clip(values - [r.low for r in rated], 0, None)
         high = np.clip([r.high for r in rated] - values, 0, None)
-        ax.errorbar(values, range(len(rated)), xerr=[low, high], fmt="o", capsize=4)
-        ax.set_yticks(range(len(rated)), [r.agent for r in rated])
+        ax.errorbar(
+            values,
+            rows,
+            xerr=[low.clip(max=PLOT_SPAN), high.clip(max=PLOT_SPAN)],
+            fmt="o",
+            capsize=4,
+        )
+        for side, extent, marker in ((-1, low, "<"), (1, high, ">")):
+            cut = extent > PLOT_SPAN
+            ax.plot(values[cut] + side * PLOT_SPAN, rows[cut], marker, color="C0")
+        ax.set_yticks(rows, [r.agent for r in rated])
         ax.axvline(0, color="grey", linestyle="--", linewidth=1)
         ax.invert_yaxis()
         ax.set_title(f"{board.env_name}, {board.num_players} players", fontsize=10)
