@@ -38,7 +38,7 @@ HASH_KEY = "tensors_sha256"  # the JSON's record of the tensors file, checked on
 
 
 # The networks a checkpoint may describe, by name (the classes: :func:`policy_classes`).
-POLICY_CLASSES = ("MaskableActorCriticPolicy", "AdvisedPolicy")
+POLICY_CLASSES = ("MaskableActorCriticPolicy", "AdvisedPolicy", "ActionFeaturePolicy")
 
 
 ACTIVATIONS = ("tanh", "relu")
@@ -182,13 +182,16 @@ def load_policy(path: str | Path, info: EnvInfo) -> tuple[Any, dict[str, Any]]:
 
 
 def policy_classes() -> dict[str, type[Any]]:
-    """The policy classes a checkpoint may name: MaskablePPO's MLP policy and the advised one."""
+    """The policy classes a checkpoint may name: MaskablePPO's MLP policy, the advised one and
+    the one that scores actions by their features."""
     with require("train"):
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
+    from card_envs.agents.action_feature_policy import ActionFeaturePolicy
     from card_envs.agents.advised_policy import AdvisedPolicy
 
-    return dict(zip(POLICY_CLASSES, (MaskableActorCriticPolicy, AdvisedPolicy), strict=True))
+    classes = (MaskableActorCriticPolicy, AdvisedPolicy, ActionFeaturePolicy)
+    return dict(zip(POLICY_CLASSES, classes, strict=True))
 
 
 def activations() -> dict[str, type]:
@@ -203,6 +206,7 @@ def build_policy(network: dict[str, Any]):
     import gymnasium
 
     space = gymnasium.spaces.Box(-np.inf, np.inf, (network["observation_size"],), np.float32)
+    extra = {"features": network["features"]} if "features" in network else {}
     policy = policy_classes()[network["class"]](
         space,
         gymnasium.spaces.Discrete(network["num_actions"]),
@@ -210,6 +214,7 @@ def build_policy(network: dict[str, Any]):
         net_arch=network["net_arch"],
         activation_fn=activations()[network["activation"]],
         ortho_init=False,  # the loaded tensors replace the initial weights: skip the QR work
+        **extra,
     )
     policy.set_training_mode(False)
     return policy
@@ -308,6 +313,10 @@ def format_problem(meta: dict[str, Any]) -> str | None:
         return "policy.net_arch must be a list of layer widths or {'pi': [...], 'vf': [...]}"
     if network.get("activation") not in ACTIVATIONS:
         return f"policy.activation {network.get('activation')!r} is not one of {ACTIVATIONS}"
+    if ("features" in network) != (network["class"] == "ActionFeaturePolicy"):
+        return "policy.features is given for an ActionFeaturePolicy, and only for one"
+    if "features" in network and not _positive_int(network["features"]):
+        return "policy.features must be a positive integer (features per action)"
     if not (network.get("advisor") is None or isinstance(network.get("advisor"), str)):
         return "policy.advisor must be an agent kind or null"
     if HASH_KEY in meta and not _hex_digest(meta[HASH_KEY]):
@@ -353,6 +362,8 @@ def describe_policy(policy) -> dict[str, Any]:
         "net_arch": policy.net_arch,
         "activation": activation,
     }
+    if name == "ActionFeaturePolicy":
+        network["features"] = policy.features  # per action
     if repr(build_policy(network)) != repr(policy):  # every layer's type and size
         raise ValueError(f"cannot save this {name}: its layers are not the ones it would rebuild")
     return network

@@ -8,6 +8,9 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
+from card_envs.core.env import EnvInfo
 from card_envs.registry import plugin
 
 
@@ -32,3 +35,17 @@ def declaration(env_name: str, key: str) -> dict[str, Any]:
     """A declaration of the game's agents module (a dict), empty where it declares none."""
     module = agents_module(env_name)
     return dict(getattr(module, key, {})) if module is not None else {}
+
+
+def action_feature_map(info: EnvInfo) -> np.ndarray:
+    """The game's ``action_feature_map(info)``: each action's features as a fixed linear map of
+    the observation, ``(actions, features, observation)`` (what ``ActionFeaturePolicy`` scores);
+    a ValueError for a game that declares none."""
+    module = agents_module(info.name)
+    make_map = getattr(module, "action_feature_map", None)
+    if make_map is None:
+        raise ValueError(
+            f"{info.name} declares no action_feature_map in its agents module: its actions "
+            "have no features for a network to score"
+        )
+    return make_map(info)

@@ -140,6 +140,29 @@ class HeuristicAgent(Agent):
         return any(symbols[v] == SERIES_SIZE - 1 for v in MAJOR_VALUES)
 
 
+def action_feature_map(info: EnvInfo) -> np.ndarray:
+    """What a take leaves, as a linear map of the observation (``ActionFeaturePolicy``): per take
+    action, the hand's symbol counts after it, the row's symbol and colour counts it leaves and
+    the cards it lifts, each over 4; reveals and stop get none. ``(actions, 28, observation)``."""
+    hand, row = (info.obs_spec.offsets[name] for name in ("hand", "row"))
+    features = 2 * NUM_SYMBOLS + NUM_COLOURS + 1
+    out = np.zeros((info.num_actions, features, info.obs_spec.size), np.float32)
+    cells = np.arange(NUM_COLOURS * NUM_SYMBOLS).reshape(NUM_COLOURS, NUM_SYMBOLS)
+    symbol_of, colour_of = cells % NUM_SYMBOLS, cells // NUM_SYMBOLS
+    for action in range(ACTIONS.start["reveal"]):  # the takes: colours, then symbols
+        lifted = taken_cards(np.ones((NUM_COLOURS, NUM_SYMBOLS)), action).ravel() > 0
+        for cell in cells.ravel():
+            symbol, colour = symbol_of.flat[cell], colour_of.flat[cell]
+            out[action, symbol, hand + cell] = 1
+            if lifted[cell]:
+                out[action, symbol, row + cell] = 1
+                out[action, features - 1, row + cell] = 1
+            else:
+                out[action, NUM_SYMBOLS + symbol, row + cell] = 1
+                out[action, 2 * NUM_SYMBOLS + colour, row + cell] = 1
+    return out / 4
+
+
 def taken_symbols(row: list[list[int]], action: int) -> list[int]:
     """The symbol counts a take action lifts from the face-up row (colour x symbol counts), in
     plain Python: a handful of small lists costs less than numpy's per-call overhead."""

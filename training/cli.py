@@ -84,6 +84,9 @@ HELP: dict[str, str] = {
     "central_critic": "with --selfplay: the value reads the whole table (every seat's "
     "observation) during training; the policy, and the saved network, its own observation "
     "alone. Collects in one process",
+    "action_features": "with --selfplay: each action is also scored by a small network from "
+    "its own features (what the seat would hold after it), a map of the observation the game "
+    "declares",
     "critic_warmup": "first update cycles of the run that train the value alone, the moves "
     "unchanged (for a fresh central critic beside a resumed policy)",
 }

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any, get_args, get_origin, get_type_hints
 
 from card_envs.agents.checkpoint import advisor_kinds
-from card_envs.agents.plugins import declaration
+from card_envs.agents.plugins import action_feature_map, declaration
 from card_envs.core.env import REWARD_MODES, EnvInfo
 from card_envs.registry import env_names, make, player_counts
 
@@ -132,6 +132,9 @@ class SelfPlayConfig:
     # policy still acts on its observation alone.
     central_critic: bool = False
     critic_warmup: int = 0  # first cycles of a run in which only the value learns
+    # Each action also scored from its own features, a fixed linear map of the observation the
+    # game declares (ActionFeaturePolicy, docs/training.md).
+    action_features: bool = False
 
     def __post_init__(self) -> None:
         if self.advisor is not None:
@@ -160,6 +163,8 @@ class SelfPlayConfig:
                 f"rollout={self.rollout}: at least a decision per collector "
                 f"({self.collect_workers})"
             )
+        if self.action_features:  # the game declares a map, else a ValueError saying so
+            action_feature_map(env_info(self.env, self.num_players))
         kinds = advisor_kinds(env_info(self.env, self.num_players))
         for name in ("warm_start", "opponent_kind"):
             if getattr(self, name) not in (None, *kinds):

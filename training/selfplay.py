@@ -34,6 +34,7 @@ import numpy as np
 
 from card_envs import vector
 from card_envs.agents import make_agent
+from card_envs.agents.action_feature_policy import ActionFeaturePolicy
 from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.base import Agent
 from card_envs.core.errors import IllegalActionError
@@ -72,7 +73,12 @@ def legal_log_probs(
     MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
     not -inf, which would turn the entropy's gradient into nan."""
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
-    logits = policy.action_net(latent).gather(1, ids)
+    if isinstance(policy, ActionFeaturePolicy):  # its scorer's logits, then the legal ids
+        logits = (policy.action_net(latent) + policy.feature_logits(observations, latent)).gather(
+            1, ids
+        )
+    else:
+        logits = policy.action_net(latent).gather(1, ids)
     if isinstance(policy, AdvisedPolicy):  # its per-action input, of the same ids
         per_action = observations[:, -policy.pi_features_extractor.num_actions :]
         logits = policy.with_advice(logits, per_action.gather(1, ids))

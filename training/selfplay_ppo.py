@@ -26,8 +26,10 @@ import gymnasium
 import numpy as np
 
 from card_envs import make
+from card_envs.agents.action_feature_policy import ActionFeaturePolicy
 from card_envs.agents.advised_policy import AdvisedPolicy
 from card_envs.agents.checkpoint import check_out, load_policy
+from card_envs.agents.plugins import action_feature_map
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 from card_envs.training.central_critic import CentralCritic
@@ -82,14 +84,18 @@ def new_policy(
     learning_rate: float,
     seed: int,
     value_weight: float = SelfPlayConfig.value_weight,
+    action_features: bool = False,
 ) -> Policy:
     """MaskablePPO's MLP policy (two hidden layers of ``width``, actor and critic) for ``info``'s
     game, initialised from ``seed``; the kind :func:`save_policy` writes and agents load. Where
     the observation ends with a value per action id (``sequitur_v1``'s ``action_values``), the
     policy adds those values, times a learned weight starting at ``value_weight``, to its
-    logits (:class:`AdvisedPolicy`)."""
+    logits (:class:`AdvisedPolicy`). With ``action_features``, each action is also scored from
+    the features the game's ``action_feature_map`` gives it (:class:`ActionFeaturePolicy`)."""
     torch.manual_seed(seed)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (info.obs_spec.size,), np.float32)
+    if action_features:
+        return feature_policy(info, space, width, learning_rate)
     per_action = any(piece.name in PER_ACTION_PIECES for piece in info.obs_spec.pieces[-1:])
     extra: dict[str, Any] = {"advice_weight": value_weight} if per_action else {}
     return (AdvisedPolicy if per_action else MaskableActorCriticPolicy)(
@@ -99,6 +105,22 @@ def new_policy(
         net_arch=[width, width],
         **extra,
     )
+
+
+def feature_policy(
+    info: EnvInfo, space: gymnasium.spaces.Box, width: int, learning_rate: float
+) -> ActionFeaturePolicy:
+    """An :class:`ActionFeaturePolicy` holding the game's feature map."""
+    feature_map = action_feature_map(info)
+    policy = ActionFeaturePolicy(
+        space,
+        gymnasium.spaces.Discrete(info.num_actions),
+        lambda _: learning_rate,
+        net_arch=[width, width],
+        features=feature_map.shape[1],
+    )
+    policy.set_feature_map(feature_map)
+    return policy
 
 
 def ppo_update(
@@ -210,6 +232,7 @@ class SelfPlayTrainer:
             config.learning_rate,
             config.seed,
             config.value_weight,
+            config.action_features,
         )
         self.policy.set_training_mode(False)
         self.settings = PPOSettings(
@@ -390,8 +413,9 @@ def resumed(
     config: SelfPlayConfig, path: Path
 ) -> tuple[SelfPlayTrainer, dict[str, Any], list[dict[str, Any]], Best]:
     """A trainer continuing the pure network at ``path`` from the step it was saved at (the
-    network's width is the checkpoint's; the optimizer is fresh), with the checkpoint's cloning
-    record and evaluations up to that step, its evaluation there the best so far."""
+    network's width and kind are the checkpoint's; the optimizer is fresh), with the
+    checkpoint's cloning record and evaluations up to that step, its evaluation there the best
+    so far."""
     policy, meta = load_policy(path, make(config.env, num_players=config.num_players).describe())
     network = meta["policy"]
     if network["advisor"] is not None:
@@ -400,7 +424,11 @@ def resumed(
             "network that sees the observation alone"
         )
     arch = network["net_arch"]
-    config = replace(config, width=(arch["pi"] if isinstance(arch, dict) else arch)[0])
+    config = replace(
+        config,
+        width=(arch["pi"] if isinstance(arch, dict) else arch)[0],
+        action_features=network["class"] == "ActionFeaturePolicy",
+    )
     steps = int(meta.get("best_timesteps", 0))
     if steps >= config.timesteps:  # before the trainer builds its tables
         raise ValueError(

@@ -1,0 +1,91 @@
+"""MaskablePPO's MLP policy with each action also scored from features of its own: what the
+seat would hold after it, where a game's moves are a fixed linear map of the observation
+(Seals' takes: the hand plus the cards the take lifts from the face-up row).
+
+A plain MLP must learn, for every action id apart, which inputs that action changes and how;
+cloning a teacher that weighs the hand a take leaves then stalls at about nine moves in ten,
+and the tenth loses games (docs/training.md). Here one small scorer, shared by every action,
+reads each action's features beside the observation's latent: the arithmetic of a take is
+built in, and the scorer learns only what the result is worth.
+
+The map is the game's declaration (``action_feature_map`` in its agents module), held as a
+buffer: a checkpoint carries it, and loading one needs nothing from the game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from card_envs.core.extras import require
+
+with require("train"):
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+
+class ObservationKeeper(FlattenExtractor):
+    """The identity features of MlpPolicy, keeping the batch it last saw: every path to the
+    logits (forward, evaluate_actions, get_distribution) runs the extractor on it just before."""
+
+    observations: torch.Tensor
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        self.observations = observations
+        return super().forward(observations)
+
+    def __getstate__(self) -> dict:
+        """Without the last batch, which pickling the policy (to a worker) would copy."""
+        state = self.__dict__.copy()
+        state.pop("observations", None)
+        return state
+
+
+class ActionFeaturePolicy(MaskableActorCriticPolicy):
+    """Logits = MLP(observation) + scorer(features of the action, actor latent) for every
+    action the map gives features to; ``feature_map`` is ``(actions * features, observation)``,
+    so that one matrix product gives every action's features."""
+
+    pi_features_extractor: ObservationKeeper
+
+    def __init__(self, observation_space, action_space, lr_schedule, features: int = 1, **kwargs):
+        kwargs["features_extractor_class"] = ObservationKeeper
+        self.features = features  # _build, inside super().__init__, reads it
+        super().__init__(observation_space, action_space, lr_schedule, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        actions, size = self.action_space.n, self.observation_space.shape[0]
+        width = self.mlp_extractor.latent_dim_pi
+        self.register_buffer("feature_map", torch.zeros(actions * self.features, size))
+        self.register_buffer("scored", torch.zeros(actions))  # 1 where the map gives features
+        self.feature_in = torch.nn.Linear(self.features, width)
+        self.latent_in = torch.nn.Linear(width, width, bias=False)
+        self.feature_out = torch.nn.Linear(width, 1)
+        # SB3's _build made the optimizer before these layers existed
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
+
+    def set_feature_map(self, feature_map: np.ndarray) -> None:
+        """The game's ``(actions, features, observation)`` map, as this policy's buffers."""
+        actions, size = self.action_space.n, self.observation_space.shape[0]
+        if feature_map.shape != (actions, self.features, size):
+            raise ValueError(
+                f"a feature map of shape {feature_map.shape}; this policy takes "
+                f"{(actions, self.features, size)}"
+            )
+        tensor = torch.as_tensor(feature_map, dtype=torch.float32)
+        self.feature_map.copy_(tensor.reshape(actions * self.features, size))
+        self.scored.copy_((tensor.abs().sum(dim=(1, 2)) > 0).float())
+
+    def feature_logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
+        """The scorer's logit of every action, ``(rows, actions)``: 0 where the map gives none."""
+        features = (observations @ self.feature_map.T).view(len(observations), -1, self.features)
+        hidden = torch.relu(self.feature_in(features) + self.latent_in(latent)[:, None, :])
+        return self.feature_out(hidden).squeeze(2) * self.scored
+
+    def _get_action_dist_from_latent(self, latent_pi):
+        observations = self.pi_features_extractor.observations
+        logits = self.action_net(latent_pi) + self.feature_logits(observations, latent_pi)
+        return self.action_dist.proba_distribution(action_logits=logits)
