@@ -27,7 +27,9 @@ from card_envs.sequitur.rules.words import (
     Q,
     find_spellings,
     load_dictionary,
+    spelling_keys_reference,
     spellings_reference,
+    write_spelling_keys,
 )
 
 try:
@@ -138,6 +140,39 @@ def test_word_search_kernel_on_a_small_dictionary():
     for _ in range(500):
         rack = random_rack(r, r.randint(0, 10), r.random() < 0.5)
         assert list(tree.spellings(rack).items()) == list(spellings_reference(rack, words).items())
+
+
+@compiled
+def test_spelling_keys_kernel_marks_the_keys_of_the_search():
+    """``write_keys`` marks exactly the reference's keys at its offset, counts them and leaves
+    the bytes around the block alone; ``write_spelling_keys`` (what the mask uses) agrees with
+    its reference."""
+    tree = _spelling.LetterTree(WORDS.steps, WORDS.root_kids)
+    block, offset = 2 << 10, 7
+    r = random.Random(13)
+    for _ in range(1500):
+        rack = random_rack(r, r.randint(0, 10), r.random() < 0.3)
+        out = np.zeros(block + offset + 3, np.int8)
+        out[:offset] = out[offset + block :] = 5
+        count = tree.write_keys(rack, out.data, offset)
+        keys = spellings_reference(rack, WORDS)
+        assert count == len(keys), rack
+        assert np.flatnonzero(out[offset : offset + block]).tolist() == sorted(keys), rack
+        assert (out[:offset] == 5).all() and (out[offset + block :] == 5).all()
+        for write in (spelling_keys_reference, write_spelling_keys):
+            again = np.zeros_like(out)
+            assert write(rack, WORDS, again.data, offset) == count
+            assert np.array_equal(again[offset : offset + block], out[offset : offset + block])
+
+
+@compiled
+@pytest.mark.parametrize("offset", [-1, 4])
+def test_spelling_keys_kernel_refuses_a_block_past_the_buffer(offset):
+    tree = _spelling.LetterTree(WORDS.steps, WORDS.root_kids)
+    with pytest.raises(ValueError, match="no room"):
+        tree.write_keys((2, 0, 19), np.zeros(2 << 10, np.int8).data, offset)
+    with pytest.raises(ValueError, match="rack holds at most"):
+        tree.write_keys(tuple(range(11)), np.zeros(2 << 10, np.int8).data, 0)
 
 
 def test_find_spellings_uses_the_kernel_unless_pure_python_is_asked():

@@ -11,6 +11,8 @@ class LetterTree:
     def __init__(self, steps: dict[int, tuple[int, bool, int, int]], root_kids: int) -> None: ...
     def spellings(self, rack: tuple[int, ...]) -> dict[int, list[tuple[int, int]]]:
         """Spelling key -> its ``(blank letter, Q mode)`` choices, as the reference finds them."""
+    def write_keys(self, rack: tuple[int, ...], out: memoryview[int], offset: int) -> int:
+        """Set ``out[offset + key]`` to 1 for each spelling key; how many there are."""
     def words(
         self, rack: tuple[int, ...], points: tuple[int, ...]
     ) -> list[tuple[int, int, int, str, int]]:

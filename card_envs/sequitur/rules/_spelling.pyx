@@ -6,7 +6,8 @@ A rack's spellings are searched whenever a new rack must spell (a third of a ran
 rules time in Python, 60 us a rack and 490 us with the blank); here the same walk, in the same
 order, costs a few microseconds. The tree is built once per dictionary from its ``steps``.
 ``LetterTree.best`` also weighs a rack's words for ``sequitur_v1``'s action values without
-building their list.
+building their list, and ``LetterTree.write_keys`` marks the keys in a legal mask without
+building the dict (:func:`words.spelling_keys_reference` is its spec).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -41,6 +42,8 @@ cdef struct Walk:
     const int32_t* short  # per node: fewest letters to a word end below it
     const int32_t* first  # per node: where its children start in ``child``
     const int32_t* child  # children's node ids, each node's in letter order
+    signed char* keys  # where write_keys marks each key found (NULL: into the dict)
+    int* count  # how many keys it has marked
     int n
     int codes[MAX_SLOTS]  # ball codes in reading order (Q_BALL for the Q ball)
     int64_t bits[MAX_SLOTS]  # the key bit of each reading position's slot
@@ -52,8 +55,14 @@ cdef inline int32_t enter(const Walk* w, int32_t node, int letter) noexcept nogi
     return w.child[w.first[node] + popcount(w.kids[node] & ((1u << letter) - 1))]
 
 
-cdef int emit(dict found, int64_t key, int blank, int q_mode) except -1:
-    """Add one choice to a spelling key's list, as ``found.setdefault(key, []).append``."""
+cdef int emit(const Walk* w, dict found, int64_t key, int blank, int q_mode) except -1:
+    """Add one choice to a spelling key's list, as ``found.setdefault(key, []).append``; or,
+    for ``write_keys``, mark the key."""
+    if w.keys != NULL:
+        if not w.keys[key]:
+            w.keys[key] = 1
+            w.count[0] += 1
+        return 0
     choice = (<tuple>CHOICES[blank + 1])[q_mode + 1]
     options = found.get(key)
     if options is None:
@@ -77,7 +86,7 @@ cdef int walk(
             if letters >> code & 1:
                 child = enter(w, node, code)
                 if w.end[child]:
-                    emit(found, kept, blank, q_mode)
+                    emit(w, found, kept, blank, q_mode)
                 if w.kids[child] & w.ahead[k + 1] and w.short[child] < w.n - k:
                     walk(w, found, k + 1, child, kept, blank, q_mode)
         else:
@@ -98,19 +107,19 @@ cdef int special(
             letters &= letters - 1
             child = enter(w, node, letter)
             if w.end[child]:
-                emit(found, mask, letter, q_mode)
+                emit(w, found, mask, letter, q_mode)
             if w.kids[child] & after and w.short[child] < left:
                 walk(w, found, k + 1, child, mask, letter, q_mode)
     elif letters >> Q & 1:
         q_child = enter(w, node, Q)
         if w.end[q_child]:
-            emit(found, mask, blank, Q_PLAIN)
+            emit(w, found, mask, blank, Q_PLAIN)
         if w.kids[q_child] & after and w.short[q_child] < left:
             walk(w, found, k + 1, q_child, mask, blank, Q_PLAIN)
         if w.kids[q_child] >> U & 1:
             child = enter(w, q_child, U)
             if w.end[child]:
-                emit(found, mask, blank, Q_QU)
+                emit(w, found, mask, blank, Q_QU)
             if w.kids[child] & after and w.short[child] < left:
                 walk(w, found, k + 1, child, mask, blank, Q_QU)
     return 0
@@ -206,8 +215,28 @@ cdef class LetterTree:
         (same keys, same order); a ``ValueError`` for a ball code outside 0..26 or a rack of
         more than 10 balls."""
         cdef Walk w
-        cdef int n = len(rack), k, direction, slot, code
         cdef dict found = {}
+        w.keys = NULL
+        self.search(&w, rack, found)
+        return found
+
+    def write_keys(self, rack, signed char[::1] out, Py_ssize_t offset) -> int:
+        """Set ``out[offset + key]`` to 1 for each spelling key of ``rack`` (the keys of
+        :meth:`spellings`, without building its dict) and return how many there are. The
+        ``2 << MAX_SLOTS`` entries from ``offset`` must be 0; the rest of ``out`` is left as
+        it is. The same ``ValueError`` as :meth:`spellings` for a bad rack."""
+        cdef Walk w
+        cdef int count = 0
+        if offset < 0 or offset + (2 << MAX_SLOTS) > out.shape[0]:
+            raise ValueError(f"no room for {2 << MAX_SLOTS} keys at {offset} of {out.shape[0]}")
+        w.keys, w.count = &out[offset], &count
+        self.search(&w, rack, None)
+        return count
+
+    cdef int search(self, Walk* w, rack, dict found) except -1:
+        """The walk of both reading directions, its choices into ``found`` or its keys marked
+        (``w.keys``)."""
+        cdef int n = len(rack), k, direction, slot, code
         if n > MAX_SLOTS:
             raise ValueError(f"a rack holds at most {MAX_SLOTS} balls, got {n}")
         for code in rack:
@@ -224,8 +253,8 @@ cdef class LetterTree:
                 w.codes[k] = Q_BALL if code == Q else code
                 w.bits[k] = (<int64_t>1) << slot
                 w.ahead[k] = w.ahead[k + 1] | (ALL_LETTERS if code == BLANK else 1u << code)
-            walk(&w, found, 0, 0, (<int64_t>direction) << MAX_SLOTS, -1, -1)
-        return found
+            walk(w, found, 0, 0, (<int64_t>direction) << MAX_SLOTS, -1, -1)
+        return 0
 
     def words(self, rack, tuple points) -> list:
         """``(key, blank letter, Q mode, word, word score)`` of every spelling, in the order of

@@ -24,6 +24,7 @@ from card_envs.core.spec import ActionSpec
 from card_envs.sequitur.rules import claims, events, rack, spelling, text
 from card_envs.sequitur.rules.actions import decision_blocks, sequitur_actions
 from card_envs.sequitur.rules.cards import (
+    BALL_LETTER,
     CARDS,
     LEFT,
     NUM_BALLS,
@@ -63,7 +64,12 @@ from card_envs.sequitur.rules.state import (
     SequiturState,
     check_invariants,
 )
-from card_envs.sequitur.rules.words import Dictionary, check_dictionary, load_dictionary
+from card_envs.sequitur.rules.words import (
+    Dictionary,
+    check_dictionary,
+    load_dictionary,
+    write_spelling_keys,
+)
 
 
 class SequiturGame(Game[SequiturState]):
@@ -111,6 +117,7 @@ class SequiturGame(Game[SequiturState]):
         self._actions = sequitur_actions(len(self.goals))
         self._decision_blocks = decision_blocks(claim_pass)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        self._no_actions = np.zeros(self._actions.size, np.int8)
 
     @property
     def actions(self) -> ActionSpec:
@@ -207,9 +214,11 @@ class SequiturGame(Game[SequiturState]):
 
     def legal_mask(self, state: SequiturState) -> np.ndarray:
         """The mask, shared read-only between states whose legal moves are the same; a spelling
-        choice's is built each time (:meth:`_spell_mask`)."""
+        choice's is written each time by the word search (:meth:`_write_spell_mask`)."""
         if state.decision == SPELL_KEEP and state.phase != OVER:
-            return self._spell_mask(state)
+            spell_mask = np.zeros(self._actions.size, np.int8)
+            self._write_spell_mask(state, spell_mask.data)
+            return spell_mask
         key = self._mask_key(state)
         mask = self._masks.get(key)
         if mask is None:
@@ -219,18 +228,22 @@ class SequiturGame(Game[SequiturState]):
             mask.flags.writeable = False
         return mask
 
-    def _spell_mask(self, state: SequiturState) -> np.ndarray:
-        """The spellings of the actor's rack as a mask, set from the cached spellings' keys.
-        Racks seldom repeat between games, so a cached mask was nearly always a miss, and the
-        misses filled the cache until it was cleared of the masks that do repeat."""
-        start = self._actions.start
-        mask = np.zeros(self._actions.size, np.int8)
-        spellings = self.spellings.of(state.racks[state.actor])
-        if spellings:
-            mask[start["spell"] + np.fromiter(spellings, np.intp, len(spellings))] = 1
+    def write_legal_mask(self, state: SequiturState, out: memoryview[Any]) -> None:
+        """:meth:`legal_mask` in ``out``; a spelling choice's straight from the word search."""
+        if state.decision == SPELL_KEEP and state.phase != OVER:
+            out[:] = self._no_actions.data
+            self._write_spell_mask(state, out)
         else:
-            mask[start["spell_nothing"]] = 1
-        return mask
+            out[:] = self.legal_mask(state).data
+
+    def _write_spell_mask(self, state: SequiturState, out: memoryview[Any]) -> None:
+        """The spelling keys of the actor's rack into the zeroed ``out``, or ``spell_nothing``.
+        Not cached: racks seldom repeat between games, so a cached mask, or the rack's cached
+        spellings (kept for the blank and Q choices and the agents), was nearly always a miss."""
+        letters = tuple(map(BALL_LETTER.__getitem__, state.racks[state.actor]))
+        start = self._actions.start
+        if not write_spelling_keys(letters, self.dictionary, out, start["spell"]):
+            out[start["spell_nothing"]] = 1
 
     def _mask_key(self, state: SequiturState) -> tuple[int, ...]:
         """What the legal moves depend on, cheaper than them for the common decisions (for the

@@ -184,6 +184,30 @@ def find_spellings(
     return tree.spellings(rack)
 
 
+def write_spelling_keys(
+    rack: tuple[int, ...], dictionary: Dictionary, out: memoryview[int], offset: int
+) -> int:
+    """Set ``out[offset + key]`` to 1 for each spelling key of ``rack`` and return how many
+    there are: a legal mask's spelling block, written without the choices' dict. The block must
+    be 0 beforehand. By the compiled search where it is built, else by
+    :func:`spelling_keys_reference`."""
+    tree = dictionary.tree
+    if tree is None:
+        return spelling_keys_reference(rack, dictionary, out, offset)
+    return tree.write_keys(rack, out, offset)
+
+
+def spelling_keys_reference(
+    rack: tuple[int, ...], dictionary: Dictionary, out: memoryview[int], offset: int
+) -> int:
+    """:func:`write_spelling_keys` in Python, its spec and fallback: the keys of
+    :func:`find_spellings`."""
+    found = find_spellings(rack, dictionary)
+    for key in found:
+        out[offset + key] = 1
+    return len(found)
+
+
 def spellings_reference(
     rack: tuple[int, ...], dictionary: Dictionary
 ) -> dict[int, list[tuple[int, int]]]:
