@@ -20,7 +20,12 @@ from card_envs.sequitur.encoding import SequiturEncoding
 from card_envs.sequitur.rules import SequiturGame
 from card_envs.sequitur.rules.cards import BALL_LETTER, NUM_BALLS
 from card_envs.sequitur.rules.goals import COLOURS
-from card_envs.sequitur.rules.spelling import CODE_POINTS, Spellings, words_reference
+from card_envs.sequitur.rules.spelling import (
+    CODE_POINTS,
+    Spellings,
+    key_choices,
+    words_reference,
+)
 from card_envs.sequitur.rules.words import (
     BLANK,
     Dictionary,
@@ -193,6 +198,21 @@ def test_cached_spellings_are_the_search_with_one_tuple_per_distinct_choice_list
         for choices in found.values():
             assert shared.setdefault(choices, id(choices)) == id(choices)
     assert len(shared) > 1  # blanks and Q balls give choices beyond the plain one
+
+
+def test_a_spelling_keys_choices_are_the_rack_searchs():
+    """``key_choices`` (the blank and Q choices, searched over the chosen balls alone) finds
+    the choices the rack's whole search gives that key, in the same order."""
+    r = random.Random(17)
+    for _ in range(300):
+        balls = r.sample(range(NUM_BALLS), r.randint(1, 10))
+        if r.random() < 0.5:  # the blank and the Q ball, often
+            balls[r.randrange(len(balls))] = BALL_LETTER.index(BLANK)
+        if r.random() < 0.5 and BALL_LETTER.index(Q) not in balls:
+            balls[r.randrange(len(balls))] = BALL_LETTER.index(Q)
+        found = find_spellings(tuple(BALL_LETTER[b] for b in balls), WORDS)
+        for key, choices in found.items():
+            assert key_choices(balls, key, WORDS) == choices, (balls, key)
 
 
 @compiled

@@ -202,12 +202,12 @@ class SequiturGame(Game[SequiturState]):
             claim = start["claim"]
             claimable = [claim + g for g in claims.claimable(state, state.actor)]
             return [start["pass"], *claimable] if self.claim_pass else claimable
-        spellings = self.spellings.of(state.racks[state.actor])
         if decision == SPELL_KEEP:
+            spellings = self.spellings.of(state.racks[state.actor])
             if not spellings:
                 return [start["spell_nothing"]]
             return [start["spell"] + key for key in sorted(spellings)]
-        options = spellings[state.spell_key]
+        options = spelling.key_choices(state.racks[state.actor], state.spell_key, self.dictionary)
         if decision == BLANK_LETTER:
             return [start["blank"] + b for b in sorted({b for b, _ in options})]
         return [start["q_mode"] + q for q in sorted({q for b, q in options if b == state.blank})]

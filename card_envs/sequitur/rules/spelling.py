@@ -117,6 +117,15 @@ def key_options(rack: list[int], key: int, dictionary: Dictionary) -> list[tuple
     return [(b, q) for b in blanks for q in modes if read_word(codes, b, q) in dictionary.words]
 
 
+def key_choices(rack: list[int], key: int, dictionary: Dictionary) -> list[tuple[int, int]]:
+    """The ``(blank letter, Q mode)`` choices of spelling ``key`` of ``rack``, as the rack's
+    search finds them: the search over the key's balls alone, all kept in reading order. A
+    rack's whole search again would cost several times more (tens of microseconds with the
+    blank), and its cached one is seldom there (the mask does not fill the cache)."""
+    codes = tuple(BALL_LETTER[b] for b in spelled_balls(rack, key))
+    return find_spellings(codes, dictionary).get((1 << len(codes)) - 1, [])
+
+
 def spell_violation(state: SequiturState, block: str, k: int, dictionary: Dictionary) -> str | None:
     """The spelling detector: tries every blank letter and Q mode on the chosen balls."""
     rack = state.racks[state.actor]
@@ -135,28 +144,27 @@ def spell_violation(state: SequiturState, block: str, k: int, dictionary: Dictio
 def choose(state: SequiturState, block: str, k: int) -> bool:
     """Apply one spelling choice; ``True`` once the actor's word (or nothing) is settled, else
     the next choice (blank letter, Q mode) is set as the decision."""
-    rack = state.racks[state.actor]
     if block == "spell_nothing":
         return True
     if block == "spell":
         state.spell_key, state.blank = k, NO_CHOICE
     elif block == "blank":
         state.blank = k
-    codes = [BALL_LETTER[b] for b in spelled_balls(rack, state.spell_key)]
+    balls = spelled_balls(state.racks[state.actor], state.spell_key)
+    codes = [BALL_LETTER[b] for b in balls]
     if BLANK in codes and state.blank == NO_CHOICE:
         state.decision = BLANK_LETTER
     elif Q in codes and block != "q_mode":
         state.decision = Q_MODE
     else:
-        q_mode = k if block == "q_mode" else NO_CHOICE
-        _record_word(state, spelled_balls(rack, state.spell_key), q_mode)
+        _record_word(state, balls, codes, k if block == "q_mode" else NO_CHOICE)
         return True
     return False
 
 
-def _record_word(state: SequiturState, balls: list[int], q_mode: int) -> None:
-    """The actor's word, its balls in reading order and its word score."""
-    codes = [BALL_LETTER[b] for b in balls]
+def _record_word(state: SequiturState, balls: list[int], codes: list[int], q_mode: int) -> None:
+    """The actor's word, its balls in reading order (``codes`` their letters) and its word
+    score."""
     word = read_word(codes, state.blank, q_mode)
     state.words[state.actor] = word
     state.word_balls[state.actor] = balls
