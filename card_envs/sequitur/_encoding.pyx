@@ -110,7 +110,7 @@ cdef class Observer:
         for g in state.shown_deck_sizes:
             out[self.deck_sizes + c * self.deck_width + g] = 1.0
             c += 1
-        self._sides(out, state, seat)
+        self._sides(out, state, seat, phase == self.claim, secret, public)
         if phase == self.claim:
             for c, g in enumerate(state.claim_order):
                 out[self.claim_order + ((g - seat + n) % n) * n + c] = 1.0
@@ -137,14 +137,19 @@ cdef class Observer:
                 out[self.blank_letter + g] = 1.0
         return 0
 
-    cdef int _sides(self, float[::1] out, state, int seat) except -1:
+    cdef int _sides(
+        self, float[::1] out, state, int seat, bint claim, list secret, list public
+    ) except -1:
         """Each seat's public side: the observer's own in full, the others' as of the last
-        step's end."""
-        cdef list secret = state.secret, shown_secret = state.shown_secret
+        step's end. Every list is read from the state once (an attribute read from here is a
+        dict lookup)."""
+        cdef list shown_secret = state.shown_secret
         cdef list stacks = state.stacks, totals = state.totals, words = state.words
-        cdef list scores = state.scores, public = state.public
-        cdef list racks, used, rack
-        cdef bint shown_words = state.words_shown, claim = state.phase == self.claim
+        cdef list scores = state.scores, meets = state.meets if claim else None
+        cdef list own_racks = state.racks, own_used = state.used
+        cdef list shown_racks = state.shown_racks, shown_used = state.shown_used
+        cdef list racks, used, rack, cards
+        cdef bint shown_words = state.words_shown
         cdef int p, rel, slot, i, g, n = self.n, size
         cdef str word
         cdef Py_UCS4 ch
@@ -153,22 +158,24 @@ cdef class Observer:
         for p in range(n):
             rel = (p - seat + n) % n
             if p == seat:  # my own side as it is now, my word as soon as I spell it
-                racks, used, word = state.racks, state.used, words[p]
+                racks, used, word = own_racks, own_used, words[p]
             else:
-                racks, used = state.shown_racks, state.shown_used
+                racks, used = shown_racks, shown_used
                 word = words[p] if shown_words else ""
             rack, slot = racks[p], self.racks + rel * self.rack_stride
             size = min(len(rack), self.max_rack)  # as the reference's map() over the slots
             for i in range(size):
                 out[slot + self.letter(rack[i])] = 1.0
                 slot += self.ball_kinds
-            for i, g in enumerate(used[p]):
-                if g:
+            cards = used[p]
+            for i in range(len(cards)):
+                if cards[i]:
                     out[self.used + rel * self.cards + i] = 1.0
             if shown_secret[p]:
                 out[self.secret_colour + rel * self.num_colours + self.colour(secret[p])] = 1.0
-            for g in stacks[p]:
-                out[self.stacks + rel * self.goals + g] = 1.0
+            cards = stacks[p]
+            for i in range(len(cards)):
+                out[self.stacks + rel * self.goals + <int>cards[i]] = 1.0
             if totals[p]:
                 out[self.totals + rel] = totals[p]
             if word:
@@ -178,7 +185,7 @@ cdef class Observer:
                     i += self.letters
                 out[self.word_scores + rel] = scores[p]
             if claim:
-                for g in state.meets[p]:
+                for g in meets[p]:
                     if g in public:
                         out[self.meets + rel * self.goals + g] = 1.0
         return 0
