@@ -398,8 +398,10 @@ class SequiturGame(Game[SequiturState]):
 
     def _end_step(self, state: SequiturState, rng: np.random.Generator) -> None:
         """Everyone has finished a simultaneous step: reveal it, then start the next one."""
-        state.shown_racks = list(map(list, state.racks))
-        state.shown_used = list(map(list, state.used))
+        for shown, balls in zip(state.shown_racks, state.racks, strict=True):
+            shown[:] = balls  # in place: new lists would scatter the state over memory
+        for shown, used in zip(state.shown_used, state.used, strict=True):
+            shown[:] = used
         state.shown_secret = [g != EMPTY for g in state.secret]
         state.shown_deck_sizes = tuple(map(len, state.decks))
         state.public.extend(g for g in state.kept if g != EMPTY)
