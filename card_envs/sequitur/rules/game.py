@@ -400,8 +400,8 @@ class SequiturGame(Game[SequiturState]):
         """Everyone has finished a simultaneous step: reveal it, then start the next one."""
         for shown, balls in zip(state.shown_racks, state.racks, strict=True):
             shown[:] = balls  # in place: new lists would scatter the state over memory
-        for shown, used in zip(state.shown_used, state.used, strict=True):
-            shown[:] = used
+        for shown_used, used in zip(state.shown_used, state.used, strict=True):
+            shown_used[:] = used
         state.shown_secret = [g != EMPTY for g in state.secret]
         state.shown_deck_sizes = tuple(map(len, state.decks))
         state.public.extend(g for g in state.kept if g != EMPTY)
