@@ -47,6 +47,13 @@ class Agent(ABC):
         directly ([`Game.resample_hidden`][card_envs.core.game.Game.resample_hidden])."""
         return self.act(observation)
 
+    def action_values(self, observation: dict[str, np.ndarray]) -> np.ndarray | None:
+        """What each action id is worth to this agent here, the best played (NaN for ids it does
+        not rate), or None where it rates none: a teacher's values, which a network can fit as
+        well as its moves (``card-envs train --clone-temperature``). Never draws from ``rng``,
+        so asking changes no move."""
+        return None
+
     def views(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Named views of the observation vector (``views["hand"]`` ...)."""
         return self.info.obs_spec.views(observation["observation"])

@@ -44,6 +44,10 @@ POLICY_CLASSES = ("MaskableActorCriticPolicy", "AdvisedPolicy", "ActionFeaturePo
 ACTIVATIONS = ("tanh", "relu")
 
 
+# What an ActionFeaturePolicy's JSON adds: features per action and the count steps it reads.
+FEATURE_KEYS = ("features", "levels")
+
+
 class PickleCheckpointWarning(UserWarning):
     """A trusted checkpoint is being unpickled (it could run code)."""
 
@@ -206,7 +210,7 @@ def build_policy(network: dict[str, Any]):
     import gymnasium
 
     space = gymnasium.spaces.Box(-np.inf, np.inf, (network["observation_size"],), np.float32)
-    extra = {"features": network["features"]} if "features" in network else {}
+    extra = {key: network[key] for key in FEATURE_KEYS if key in network}
     policy = policy_classes()[network["class"]](
         space,
         gymnasium.spaces.Discrete(network["num_actions"]),
@@ -313,10 +317,11 @@ def format_problem(meta: dict[str, Any]) -> str | None:
         return "policy.net_arch must be a list of layer widths or {'pi': [...], 'vf': [...]}"
     if network.get("activation") not in ACTIVATIONS:
         return f"policy.activation {network.get('activation')!r} is not one of {ACTIVATIONS}"
-    if ("features" in network) != (network["class"] == "ActionFeaturePolicy"):
-        return "policy.features is given for an ActionFeaturePolicy, and only for one"
-    if "features" in network and not _positive_int(network["features"]):
-        return "policy.features must be a positive integer (features per action)"
+    scoring = network["class"] == "ActionFeaturePolicy"
+    if any((key in network) != scoring for key in FEATURE_KEYS):
+        return "policy.features and policy.levels are given for an ActionFeaturePolicy, and only"
+    if scoring and not all(_positive_int(network[key]) for key in FEATURE_KEYS):
+        return "policy.features and policy.levels must be positive integers"
     if not (network.get("advisor") is None or isinstance(network.get("advisor"), str)):
         return "policy.advisor must be an agent kind or null"
     if HASH_KEY in meta and not _hex_digest(meta[HASH_KEY]):
@@ -363,7 +368,7 @@ def describe_policy(policy) -> dict[str, Any]:
         "activation": activation,
     }
     if name == "ActionFeaturePolicy":
-        network["features"] = policy.features  # per action
+        network |= {key: getattr(policy, key) for key in FEATURE_KEYS}
     if repr(build_policy(network)) != repr(policy):  # every layer's type and size
         raise ValueError(f"cannot save this {name}: its layers are not the ones it would rebuild")
     return network

@@ -37,10 +37,11 @@ def declaration(env_name: str, key: str) -> dict[str, Any]:
     return dict(getattr(module, key, {})) if module is not None else {}
 
 
-def action_feature_map(info: EnvInfo) -> np.ndarray:
-    """The game's ``action_feature_map(info)``: each action's features as a fixed linear map of
-    the observation, ``(actions, features, observation)`` (what ``ActionFeaturePolicy`` scores);
-    a ValueError for a game that declares none."""
+def action_feature_map(info: EnvInfo) -> tuple[np.ndarray, int]:
+    """The game's ``action_feature_map(info)``, each action's features (counts) as a fixed linear
+    map of the observation, ``(actions, features, observation)``, and its
+    ``ACTION_FEATURE_LEVELS``, the count steps a network reads (what ``ActionFeaturePolicy``
+    scores); a ValueError for a game that declares no map."""
     module = agents_module(info.name)
     make_map = getattr(module, "action_feature_map", None)
     if make_map is None:
@@ -48,4 +49,4 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
             f"{info.name} declares no action_feature_map in its agents module: its actions "
             "have no features for a network to score"
         )
-    return make_map(info)
+    return make_map(info), int(getattr(module, "ACTION_FEATURE_LEVELS", 1))

@@ -41,6 +41,9 @@ SEARCH_BUDGET = {
     "lean": "heuristic_value",
     "opponents": "heuristic",
 }
+# The counts of ``action_feature_map`` as a network reads them: "at least 1" .. "at least 6"
+# (a series is four of a kind; a take can bring a symbol past it).
+ACTION_FEATURE_LEVELS = 6
 # How card-envs evaluate (and arena --luck) measures this game's luck, chosen by measurement
 # (docs/evaluation.md): the shipped value network, with alternatives drawn at each random step.
 EVALUATION = {"value": "network", "samples": 8}
@@ -66,6 +69,16 @@ class HeuristicAgent(Agent):
         if views["revealing"][0]:
             return self._reveal(views, mask)
         return self._take(views, mask)
+
+    def action_values(self, observation: dict[str, np.ndarray]) -> np.ndarray | None:
+        """Each legal take's value (:meth:`_take_values`); reveals are rated none."""
+        views = self.views(observation)
+        if views["revealing"][0]:
+            return None
+        legal = np.flatnonzero(observation["action_mask"])
+        values = np.full(self.info.num_actions, np.nan, np.float32)
+        values[legal] = self._take_values(views, legal)
+        return values
 
     # -- taking -------------------------------------------------------------------------------
     def _take(self, views: dict[str, np.ndarray], mask: np.ndarray) -> int:
@@ -143,7 +156,7 @@ class HeuristicAgent(Agent):
 def action_feature_map(info: EnvInfo) -> np.ndarray:
     """What a take leaves, as a linear map of the observation (``ActionFeaturePolicy``): per take
     action, the hand's symbol counts after it, the row's symbol and colour counts it leaves and
-    the cards it lifts, each over 4; reveals and stop get none. ``(actions, 28, observation)``."""
+    the cards it lifts; reveals and stop get none. ``(actions, 28, observation)``."""
     hand, row = (info.obs_spec.offsets[name] for name in ("hand", "row"))
     features = 2 * NUM_SYMBOLS + NUM_COLOURS + 1
     out = np.zeros((info.num_actions, features, info.obs_spec.size), np.float32)
@@ -160,7 +173,7 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
             else:
                 out[action, NUM_SYMBOLS + symbol, row + cell] = 1
                 out[action, 2 * NUM_SYMBOLS + colour, row + cell] = 1
-    return out / 4
+    return out
 
 
 def taken_symbols(row: list[list[int]], action: int) -> list[int]:

@@ -5,6 +5,7 @@ trainer does, its checkpoint carries the map, and a game without a map is refuse
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -45,7 +46,8 @@ def positions(name: str, players: int, count: int, seed: int = 0):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seals_map_gives_what_each_take_leaves(players):
     info, seen = positions("seals_v0", players, 400, seed=players)
-    feature_map = action_feature_map(info)
+    feature_map, levels = action_feature_map(info)
+    assert levels == 6
     takes = ACTIONS.start["reveal"]
     checked = 0
     for observation in seen:
@@ -56,7 +58,7 @@ def test_seals_map_gives_what_each_take_leaves(players):
             lifted = taken_cards(views["row"], int(action))
             left = views["row"] - lifted
             expected = [(views["hand"] + lifted).sum(0), left.sum(0), left.sum(1), [lifted.sum()]]
-            assert np.allclose(features[action], np.concatenate(expected) / 4)
+            assert np.allclose(features[action], np.concatenate(expected))
             checked += 1
     assert checked > 400
 
@@ -109,7 +111,12 @@ def test_a_checkpoint_keeps_the_map_and_plays_the_same(seals_policy, tmp_path):
     info, policy = seals_policy
     path = tmp_path / "seals.safetensors"
     meta = save_policy(policy, path, env="seals_v0", num_players=4, advisor=None)
-    assert meta["policy"]["class"] == "ActionFeaturePolicy" and meta["policy"]["features"] == 28
+    network = meta["policy"]
+    assert (network["class"], network["features"], network["levels"]) == (
+        "ActionFeaturePolicy",
+        28,
+        6,
+    )
     loaded, _ = load_policy(path, info)
     assert torch.equal(loaded.feature_map, policy.feature_map)
     _, seen = positions("seals_v0", 4, 100, seed=4)
@@ -118,5 +125,77 @@ def test_a_checkpoint_keeps_the_map_and_plays_the_same(seals_policy, tmp_path):
     bad = json.loads(path.with_suffix(".json").read_text())
     del bad["policy"]["features"]
     path.with_suffix(".json").write_text(json.dumps(bad))
-    with pytest.raises(ValueError, match=r"policy\.features is given for an ActionFeaturePolicy"):
+    with pytest.raises(
+        ValueError,
+        match=r"policy\.features and policy\.levels are given for an ActionFeaturePolicy",
+    ):
         load_policy(path, info)
+
+
+def test_the_seals_heuristic_rates_its_takes_without_changing_a_move():
+    from card_envs.agents.match import play_game
+    from card_envs.agents.seals_value import ValueHeuristicAgent
+
+    class Asked(ValueHeuristicAgent):
+        rated: ClassVar[list] = []
+
+        def act(self, observation):
+            self.rated.append(self.action_values(observation))
+            return super().act(observation)
+
+    env = make("seals_v0")
+    info = env.describe()
+    plain = play_game(env, [ValueHeuristicAgent(info, s) for s in range(4)], seed=5)
+    asked = play_game(env, [Asked(info, s) for s in range(4)], seed=5)
+    assert asked.rewards == plain.rewards and asked.steps == plain.steps
+    takes = [values for values in Asked.rated if values is not None]
+    assert 0 < len(takes) < len(Asked.rated)  # reveals are rated none
+    for values in takes:
+        rated = np.flatnonzero(~np.isnan(values))
+        assert rated.size and rated.max() < ACTIONS.start["reveal"]
+
+
+def test_rated_demonstrations_add_the_values_and_change_no_row():
+    from card_envs.training.imitation import collect_demonstrations
+
+    plain = collect_demonstrations("seals_v0", 4, 2, teacher="heuristic_value", progress=False)
+    rated = collect_demonstrations(
+        "seals_v0", 4, 2, teacher="heuristic_value", progress=False, rated=True
+    )
+    assert plain.values.shape == (len(plain.actions), 0)
+    for name in ("observations", "masks", "actions", "returns"):
+        assert np.array_equal(getattr(plain, name), getattr(rated, name))
+    scored = ~np.isnan(rated.values).all(axis=1)
+    take_rows = rated.actions < ACTIONS.start["reveal"]
+    assert np.array_equal(scored, take_rows)
+    best = np.nanargmax(np.where(scored[:, None], rated.values, 0.0), axis=1)
+    values = rated.values[scored]
+    chosen = values[np.arange(len(values)), rated.actions[scored]]
+    assert np.all(chosen >= values[np.arange(len(values)), best[scored]] - 0.011)  # tie noise
+
+
+def test_with_a_temperature_the_clone_fits_the_softmax_of_the_values():
+    from card_envs.training.imitation import Demonstrations, clone, collect_demonstrations
+
+    demos = collect_demonstrations(
+        "seals_v0", 4, 1, teacher="heuristic_value", progress=False, rated=True
+    )
+    rows = np.flatnonzero(~np.isnan(demos.values).all(axis=1))[:6]
+    few = Demonstrations(*(getattr(demos, name)[rows] for name in demos.__dataclass_fields__))
+    info = make("seals_v0").describe()
+    policy = new_policy(info, 32, 1e-3, seed=0, action_features=True)
+    clone(policy, few, epochs=400, batch_size=6, temperature=1.0, progress=False)
+    with torch.no_grad():
+        obs = torch.as_tensor(few.observations)
+        probs = policy.get_distribution(obs, action_masks=few.masks).distribution.probs.numpy()
+    target = np.exp(np.nan_to_num(few.values - np.nanmax(few.values, 1)[:, None], nan=-np.inf))
+    target /= target.sum(axis=1, keepdims=True)
+    assert np.abs(probs - target).max() < 0.05  # the values' softmax, not the one move
+
+
+def test_a_temperature_needs_a_teacher_that_rates_its_moves(tmp_path):
+    from card_envs.training.cli import main
+
+    with pytest.raises(ValueError, match="heuristic rates none of its moves"):
+        main(["seamless_v0", "--selfplay", "--warm-start", "heuristic", "--clone-games", "1",
+              "--clone-temperature", "0.1", "--logdir", str(tmp_path)])  # fmt: skip

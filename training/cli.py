@@ -84,6 +84,8 @@ HELP: dict[str, str] = {
     "central_critic": "with --selfplay: the value reads the whole table (every seat's "
     "observation) during training; the policy, and the saved network, its own observation "
     "alone. Collects in one process",
+    "clone_temperature": "with --selfplay --warm-start: 0 clones the agent's moves; above 0, "
+    "where the agent rates its moves, the softmax of its values at this temperature",
     "action_features": "with --selfplay: each action is also scored by a small network from "
     "its own features (what the seat would hold after it), a map of the observation the game "
     "declares",

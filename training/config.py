@@ -122,6 +122,9 @@ class SelfPlayConfig:
     clone_games: int = 1000  # with a warm start: games of that agent in every seat, cloned
     clone_epochs: int = 8
     clone_smoothing: float = 0.1
+    # 0: clone the warm start's moves; above 0: where it rates its moves (Agent.action_values),
+    # the softmax of its values at this temperature (docs/training.md)
+    clone_temperature: float = 0.0
     eval_every: int = 1_000_000
     eval_games: int = 200
     # Where the observation ends with a value per action, the learned weight of those values
@@ -201,7 +204,15 @@ COUNTS = (
     "rollout",
 )
 # Fields at least 0, more than 0, and shares in [0, 1].
-AMOUNTS = ("seed", "margin_reward", "max_minutes", "ent_coef", "target_kl", "critic_warmup")
+AMOUNTS = (
+    "seed",
+    "margin_reward",
+    "max_minutes",
+    "ent_coef",
+    "target_kl",
+    "critic_warmup",
+    "clone_temperature",
+)
 POSITIVE = ("learning_rate", "clip_range")
 SHARES = ("clone_smoothing",)
 

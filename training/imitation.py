@@ -39,6 +39,9 @@ class Demonstrations:
     masks: np.ndarray  # bool (rows, actions)
     actions: np.ndarray  # int64 (rows,)
     returns: np.ndarray  # float32 (rows,)
+    # The teacher's action values (Agent.action_values), NaN where it rated none: (rows, actions)
+    # when they were asked for, else (rows, 0).
+    values: np.ndarray
 
 
 _COLUMNS = [column.name for column in fields(Demonstrations)]
@@ -49,10 +52,18 @@ class _Labelled(Agent):
     when there is a student (DAgger: the states the student reaches, the teacher's labels). The
     teacher is asked through ``act_at``, so a search agent (``"ismcts"``) can label too."""
 
-    def __init__(self, teacher: Agent, student: Agent | None, seat: int, rows: list, advised: bool):
+    def __init__(
+        self,
+        teacher: Agent,
+        student: Agent | None,
+        seat: int,
+        rows: list,
+        advised: bool,
+        rated: bool = False,
+    ):
         super().__init__(teacher.info)
         self.teacher, self.student, self.seat, self.rows = teacher, student, seat, rows
-        self.advised = advised
+        self.advised, self.rated = advised, rated
 
     def act(self, observation: dict[str, np.ndarray]) -> int:
         raise TypeError("a labelling seat asks its teacher through act_at(env, observation)")
@@ -62,7 +73,8 @@ class _Labelled(Agent):
         vector = observation["observation"]
         if self.advised:  # the teacher is the advisor: its move is the advice
             vector = with_advice(vector, label, self.info.num_actions)
-        self.rows.append((vector.copy(), observation["action_mask"], label, self.seat))
+        values = self.teacher.action_values(observation) if self.rated else None
+        self.rows.append((vector.copy(), observation["action_mask"], label, self.seat, values))
         return label if self.student is None else self.student.act_at(env, observation)
 
 
@@ -77,6 +89,7 @@ def collect_demonstrations(
     progress: bool = True,
     workers: int = 1,
     others: str | None = None,
+    rated: bool = False,
 ) -> Demonstrations:
     """Play ``games`` games with ``teacher`` in every seat and record its every decision; with a
     ``student`` (an agent factory), the student plays one seat (rotated) and the teacher labels
@@ -84,11 +97,20 @@ def collect_demonstrations(
     unlabelled instead of the teacher: a search teacher then labels only the student's seat,
     at a table like the arena's. ``advised`` records observations with the teacher's move appended
     (:func:`card_envs.agents.policy.with_advice`), for a policy trained with the teacher as
-    advisor. With ``workers`` the games are shared out between processes (``student`` must
-    pickle); the rows are the same, in the same order."""
+    advisor. ``rated`` records the teacher's action values too (``Demonstrations.values``).
+    With ``workers`` the games are shared out between processes (``student`` must pickle); the
+    rows are the same, in the same order."""
     chunks = [range(start, min(start + 25, games)) for start in range(0, games, 25)]
     job = functools.partial(
-        _demonstrations, env_name, num_players, student, teacher, first_seed, advised, others
+        _demonstrations,
+        env_name,
+        num_players,
+        student,
+        teacher,
+        first_seed,
+        advised,
+        others,
+        rated,
     )
     parts = []
     with tqdm(total=games, desc="demonstrations", disable=not progress) as bar:
@@ -106,6 +128,7 @@ def _demonstrations(
     first_seed: int,
     advised: bool,
     others: str | None,
+    rated: bool,
     games: range,
 ) -> Demonstrations:
     """The rows of ``games`` (indices into :func:`collect_demonstrations`' games)."""
@@ -118,19 +141,30 @@ def _demonstrations(
         student_seat = game % num_players if student is not None else -1
         seats = [
             _seat(
-                info, seed * 31 + s, s, s == student_seat, teacher, student, others, rows, advised
+                info,
+                seed * 31 + s,
+                s,
+                s == student_seat,
+                teacher,
+                student,
+                others,
+                rows,
+                advised,
+                rated,
             )
             for s in range(num_players)
         ]
         start = len(rows)
         result = play_game(env, seats, seed=seed)
         returns.extend(result.rewards[row[3]] for row in rows[start:])
-    observations, masks, actions, _ = zip(*rows, strict=True)
+    observations, masks, actions, _, rated_values = zip(*rows, strict=True)
+    unrated = np.full(info.num_actions if rated else 0, np.nan, np.float32)
     return Demonstrations(
         np.asarray(observations, dtype=np.float32),
         np.asarray(masks, dtype=bool),
         np.asarray(actions, dtype=np.int64),
         np.asarray(returns, dtype=np.float32),
+        np.asarray([unrated if v is None else v for v in rated_values], dtype=np.float32),
     )
 
 
@@ -144,13 +178,14 @@ def _seat(
     others: str | None,
     rows: list,
     advised: bool,
+    rated: bool,
 ) -> Agent:
     """One seat of a demonstration game: the student's (labelled by the teacher), a teacher's
     (labelled, playing) or, with ``others``, an unlabelled player beside the student."""
     if student is not None and others is not None and not is_student:
         return make_agent(others, info, seed)
     player = student(info, seed) if student is not None and is_student else None
-    return _Labelled(make_agent(teacher, info, seed), player, seat, rows, advised)
+    return _Labelled(make_agent(teacher, info, seed), player, seat, rows, advised, rated)
 
 
 def merge(first: Demonstrations, second: Demonstrations) -> Demonstrations:
@@ -174,13 +209,17 @@ def clone(
     smoothing: float = 0.1,
     seed: int = 0,
     progress: bool = True,
+    temperature: float = 0.0,
 ) -> dict[str, float]:
     """Fit the actor to the teacher's moves and the critic to the returns (squared error).
 
     The actor's target is the teacher's move with probability ``1 - smoothing`` and the legal
     moves uniformly otherwise (label smoothing): a clone that is certain of every move gives PPO
     no exploration and no gradient (docs/training.md, what moved the number), while its greedy
-    play is still the teacher's. Returns the final agreement, confidence and value error."""
+    play is still the teacher's. With a ``temperature`` and the teacher's values, a row the
+    teacher rated has the softmax of its values at that temperature as the target instead: every
+    move's worth, not only the best one's. Returns the final agreement, confidence and value
+    error."""
     generator = torch.Generator().manual_seed(seed)
     arrays = [np.asarray(getattr(demos, name)) for name in _COLUMNS]
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -189,9 +228,11 @@ def clone(
     for _ in tqdm(range(epochs), desc="cloning", disable=not progress):
         for batch in torch.randperm(rows, generator=generator).split(batch_size):
             # numpy gathers the rows faster than torch's indexing, the same values
-            obs, mask, action, target = (array[batch.numpy()] for array in arrays)
+            obs, mask, action, target, rated = (array[batch.numpy()] for array in arrays)
             obs, action, target = map(torch.from_numpy, (obs, action, target))
-            loss = _loss(policy, obs, mask, action, target, smoothing)
+            soft = temperature > 0 and rated.shape[1] > 0
+            rated = rated if soft else None
+            loss = _loss(policy, obs, mask, action, target, smoothing, rated, temperature)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -214,29 +255,46 @@ def clone_as_configured(
             epochs=config.clone_epochs,
             smoothing=config.clone_smoothing,
             seed=config.seed,
+            temperature=getattr(config, "clone_temperature", 0.0),
         )
     finally:
         torch.set_num_threads(before)
 
 
-def _loss(policy, obs, mask: np.ndarray, action, target, smoothing: float) -> torch.Tensor:
+def _loss(
+    policy,
+    obs,
+    mask: np.ndarray,
+    action,
+    target,
+    smoothing: float,
+    rated: np.ndarray | None = None,
+    temperature: float = 0.0,
+) -> torch.Tensor:
     """Over each row's legal moves only, as the self-play update computes them: MaskablePPO's
     distribution over every action id made a step slower for the same loss (docs/training.md,
-    measured choices)."""
+    measured choices). With ``rated`` values, a row whose every legal move the teacher rated
+    has their softmax at ``temperature`` as the actor's target."""
     legal, valid = (torch.from_numpy(array) for array in legal_index(mask))
     log_probs = legal_log_probs(policy, obs, legal, valid)
     chosen = log_probs.where((legal == action[:, None]) & valid, 0.0).sum(1)  # the teacher's
     legal_mean = log_probs.where(valid, 0.0).sum(1) / valid.sum(1)
-    actor = -((1 - smoothing) * chosen + smoothing * legal_mean).mean()
+    fitted = (1 - smoothing) * chosen + smoothing * legal_mean
+    if rated is not None:
+        worth = torch.from_numpy(rated).gather(1, legal)
+        scored = (~worth.isnan() | ~valid).all(1)
+        logits = (worth.nan_to_num(0.0) / temperature).masked_fill(~valid, -torch.inf)
+        soft = (logits.softmax(dim=1) * log_probs.where(valid, 0.0)).sum(1)
+        fitted = torch.where(scored, soft, fitted)
     critic = torch.nn.functional.mse_loss(values(policy, obs), target)
-    return actor + 0.5 * critic
+    return -fitted.mean() + 0.5 * critic
 
 
 @torch.no_grad()
 def fit_report(policy, demos: Demonstrations) -> dict[str, float]:
     """How closely the policy follows the teacher on the first 20,000 rows: how often its
     greedy move is the teacher's, the probability it gives that move, its value's error."""
-    obs, mask, action, target = (
+    obs, mask, action, target, _ = (
         torch.as_tensor(np.asarray(getattr(demos, name))[:20_000]) for name in _COLUMNS
     )
     distribution = policy.get_distribution(obs, action_masks=mask.numpy())

@@ -111,13 +111,14 @@ def feature_policy(
     info: EnvInfo, space: gymnasium.spaces.Box, width: int, learning_rate: float
 ) -> ActionFeaturePolicy:
     """An :class:`ActionFeaturePolicy` holding the game's feature map."""
-    feature_map = action_feature_map(info)
+    feature_map, levels = action_feature_map(info)
     policy = ActionFeaturePolicy(
         space,
         gymnasium.spaces.Discrete(info.num_actions),
         lambda _: learning_rate,
         net_arch=[width, width],
         features=feature_map.shape[1],
+        levels=levels,
     )
     policy.set_feature_map(feature_map)
     return policy
@@ -400,7 +401,13 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
         config.clone_games,
         teacher=config.warm_start,
         workers=config.collect_workers,  # the collectors idle meanwhile
+        rated=config.clone_temperature > 0,
     )
+    if config.clone_temperature > 0 and np.isnan(demos.values).all():
+        raise ValueError(
+            f"--clone-temperature {config.clone_temperature}: {config.warm_start} rates none of "
+            "its moves (Agent.action_values), so there are no values to fit"
+        )
     fit = clone_as_configured(trainer.policy, demos, config, threads=config.collect_workers)
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
     print(json_line({"cloned": config.warm_start, **row}), end="", flush=True)
