@@ -407,7 +407,7 @@ def test_a_budget_run_names_no_game_total_that_would_change():
     progress = Progress(stream, tty=False, every=0.0)
     arena.Arena(Workers(1), progress=progress).run(jobs, budget=1e-3)
     lines = stream.getvalue().splitlines()
-    assert lines[0].startswith("arena: measuring what each of 5 line-ups in 1 games costs")
+    assert lines[0].startswith("arena: measuring what each of 7 line-ups in 1 games costs")
     assert any(line.startswith("arena: plan for the budget's time left") for line in lines)
     jobs[0].deals = [40 if not lineup.lopsided else 10 for lineup in jobs[0].lineups]
     assert arena.deals_text(jobs[0]) == "40 deals a line-up (10 where a random player sits)"
