@@ -99,6 +99,7 @@ def test_a_run_writes_its_folder_and_leaves_the_shipped_page(tmp_path, capsys):
             "--without",
             "ismcts",
             "pimc",
+            "ppo",
             "ppo_advised",
             "heuristic_value",
             "--out",
