@@ -3,8 +3,8 @@ seat would hold after it, where a game's moves are a fixed linear map of the obs
 (Seals' takes: the hand plus the cards the take lifts from the face-up row).
 
 A plain MLP must learn, for every action id apart, which inputs that action changes and how;
-cloning a teacher that weighs the hand a take leaves then stalls at about nine moves in ten,
-and the tenth loses games (docs/training.md). Here one small scorer, shared by every action,
+a clone of a teacher that weighs the hand a take leaves then misses enough of its takes to lose
+games (docs/training.md). Here one small scorer, shared by every action,
 reads each action's features beside the observation's latent: the arithmetic of a take is
 built in, and the scorer learns only what the result is worth.
 
@@ -50,7 +50,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
     The features are counts (cards of a symbol in the hand after a take ...), and what they are
     worth turns at whole numbers (a series is four of a kind), so the scorer reads each count as
     ``levels`` steps, "at least 1" .. "at least ``levels``" (a thermometer code): a ReLU layer on
-    the plain count fits the teacher's values with about twice the error (docs/training.md)."""
+    the plain count fits a teacher's values worse (docs/training.md)."""
 
     pi_features_extractor: ObservationKeeper
     feature_map: torch.Tensor  # buffers, made by _build
