@@ -17,29 +17,12 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
+from card_envs.agents.advised_policy import ObservationKeeper
 from card_envs.core.extras import require
 
 with require("train"):
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-    from stable_baselines3.common.torch_layers import FlattenExtractor
-
-
-class ObservationKeeper(FlattenExtractor):
-    """The identity features of MlpPolicy, keeping the batch it last saw: every path to the
-    logits (forward, evaluate_actions, get_distribution) runs the extractor on it just before."""
-
-    observations: torch.Tensor
-
-    def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        self.observations = observations
-        return super().forward(observations)
-
-    def __getstate__(self) -> dict:
-        """Without the last batch, which pickling the policy (to a worker) would copy."""
-        state = self.__dict__.copy()
-        state.pop("observations", None)
-        return state
 
 
 class ActionFeaturePolicy(MaskableActorCriticPolicy):
@@ -102,6 +85,10 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         self.feature_map.copy_(tensor.reshape(actions * self.features, size))
         self.scored.copy_((tensor.abs().sum(dim=(1, 2)) > 0).float())
 
+    def logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
+        """Every action's logit, ``(rows, actions)``: the MLP's plus the scorer's."""
+        return self.action_net(latent) + self.feature_logits(observations, latent)
+
     def feature_logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
         """The scorer's logit of every action, ``(rows, actions)``: 0 where the map gives none."""
         counts = (observations @ self.feature_map.T).view(len(observations), -1, self.features)
@@ -112,6 +99,5 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         return self.feature_out(hidden).squeeze(2) * self.scored
 
     def _get_action_dist_from_latent(self, latent_pi):
-        observations = self.pi_features_extractor.observations
-        logits = self.action_net(latent_pi) + self.feature_logits(observations, latent_pi)
+        logits = self.logits(self.pi_features_extractor.observations, latent_pi)
         return self.action_dist.proba_distribution(action_logits=logits)

@@ -19,25 +19,34 @@ with require("train"):
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
 
-class AdviceExtractor(FlattenExtractor):
-    """The identity features of MlpPolicy, keeping the per-action input (the last inputs) of
-    the batch it last saw: every path to the logits (forward, evaluate_actions,
-    get_distribution) runs the extractor on the same batch just before."""
+class ObservationKeeper(FlattenExtractor):
+    """The identity features of MlpPolicy, keeping the batch it last saw: every path to the
+    logits (forward, evaluate_actions, get_distribution) runs the extractor on the same batch
+    just before, so a policy's logits can read the observations too."""
 
-    num_actions: int  # set by AdvisedPolicy._build
-    advice: torch.Tensor
+    observations: torch.Tensor
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        self.advice = observations[:, -self.num_actions :]
+        self.observations = observations
         return super().forward(observations)
 
     def __getstate__(self) -> dict:
-        """Without the last batch: ``advice`` is a view of it, and pickling the policy (to a
-        collector worker, an evaluation process) would copy that batch's whole storage (the
-        clone's 7 GB of demonstrations once: a run killed for memory)."""
+        """Without the last batch: pickling the policy (to a collector worker, an evaluation
+        process) would copy that batch's whole storage (the clone's 7 GB of demonstrations
+        once: a run killed for memory)."""
         state = self.__dict__.copy()
-        state.pop("advice", None)
+        state.pop("observations", None)
         return state
+
+
+class AdviceExtractor(ObservationKeeper):
+    """The batch's per-action input: its last ``num_actions`` values."""
+
+    num_actions: int  # set by AdvisedPolicy._build
+
+    @property
+    def advice(self) -> torch.Tensor:
+        return self.observations[:, -self.num_actions :]
 
 
 class AdvisedPolicy(MaskableActorCriticPolicy):

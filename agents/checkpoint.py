@@ -319,7 +319,7 @@ def format_problem(meta: dict[str, Any]) -> str | None:
         return f"policy.activation {network.get('activation')!r} is not one of {ACTIVATIONS}"
     scoring = network["class"] == "ActionFeaturePolicy"
     if any((key in network) != scoring for key in FEATURE_KEYS):
-        return "policy.features and policy.levels are given for an ActionFeaturePolicy, and only"
+        return "policy.features and policy.levels are given for an ActionFeaturePolicy and no other"
     if scoring and not all(_positive_int(network[key]) for key in FEATURE_KEYS):
         return "policy.features and policy.levels must be positive integers"
     if not (network.get("advisor") is None or isinstance(network.get("advisor"), str)):

@@ -160,14 +160,12 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
     hand, row = (info.obs_spec.offsets[name] for name in ("hand", "row"))
     features = 2 * NUM_SYMBOLS + NUM_COLOURS + 1
     out = np.zeros((info.num_actions, features, info.obs_spec.size), np.float32)
-    cells = np.arange(NUM_COLOURS * NUM_SYMBOLS).reshape(NUM_COLOURS, NUM_SYMBOLS)
-    symbol_of, colour_of = cells % NUM_SYMBOLS, cells // NUM_SYMBOLS
     for action in range(ACTIONS.start["reveal"]):  # the takes: colours, then symbols
-        lifted = taken_cards(np.ones((NUM_COLOURS, NUM_SYMBOLS)), action).ravel() > 0
-        for cell in cells.ravel():
-            symbol, colour = symbol_of.flat[cell], colour_of.flat[cell]
+        lifted = taken_cards(np.ones((NUM_COLOURS, NUM_SYMBOLS)), action) > 0
+        for colour, symbol in np.ndindex(NUM_COLOURS, NUM_SYMBOLS):
+            cell = colour * NUM_SYMBOLS + symbol  # the grids are stored colour by colour
             out[action, symbol, hand + cell] = 1
-            if lifted[cell]:
+            if lifted[colour, symbol]:
                 out[action, symbol, row + cell] = 1
                 out[action, features - 1, row + cell] = 1
             else:

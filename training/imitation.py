@@ -225,14 +225,15 @@ def clone(
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
     rows = len(demos.actions)
+    soft = temperature > 0 and demos.values.shape[1] > 0  # the teacher's values, where rated
     for _ in tqdm(range(epochs), desc="cloning", disable=not progress):
         for batch in torch.randperm(rows, generator=generator).split(batch_size):
             # numpy gathers the rows faster than torch's indexing, the same values
             obs, mask, action, target, rated = (array[batch.numpy()] for array in arrays)
             obs, action, target = map(torch.from_numpy, (obs, action, target))
-            soft = temperature > 0 and rated.shape[1] > 0
-            rated = rated if soft else None
-            loss = _loss(policy, obs, mask, action, target, smoothing, rated, temperature)
+            loss = _loss(
+                policy, obs, mask, action, target, smoothing, rated if soft else None, temperature
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

@@ -73,10 +73,8 @@ def legal_log_probs(
     MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
     not -inf, which would turn the entropy's gradient into nan."""
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
-    if isinstance(policy, ActionFeaturePolicy):  # its scorer's logits, then the legal ids
-        logits = (policy.action_net(latent) + policy.feature_logits(observations, latent)).gather(
-            1, ids
-        )
+    if isinstance(policy, ActionFeaturePolicy):  # its scorer's too, before the legal ids
+        logits = policy.logits(observations, latent).gather(1, ids)
     else:
         logits = policy.action_net(latent).gather(1, ids)
     if isinstance(policy, AdvisedPolicy):  # its per-action input, of the same ids
