@@ -283,3 +283,27 @@ def test_observation_kernel_refuses_a_bad_ball_and_survives_copies():
     state.racks[0][0] = 72  # no such ball
     with pytest.raises(IndexError, match="no ball 72"):
         encoding.observe(state, 0)
+
+
+@compiled
+@pytest.mark.parametrize("offset", [0, 1, 3])
+def test_observation_kernel_sets_every_entry_of_a_row_at_any_alignment(offset):
+    """A vector env does not zero a row before this writer fills it: every entry is set, at
+    any alignment of the row (the writer streams whole blocks past the cache), and a refused
+    state leaves the row as it was."""
+    game = SequiturGame(4)
+    encoding = SequiturEncoding(game)
+    assert encoding.writes_every_entry
+    buffer = np.full(encoding.spec.size + offset, np.nan, np.float32)
+    row = buffer[offset:]
+    states = [copy.deepcopy(state) for state in random_states(game, 1)]
+    for state in states[::7]:
+        seat = game.current_player(state)
+        encoding.write(state, seat, row.data)
+        assert np.array_equal(row, encoding.observe_reference(state, seat))
+        row[::5] = np.nan  # what the last write left must not show through the next
+    before = row.copy()
+    states[3].racks[0][0] = 72  # no such ball
+    with pytest.raises(IndexError, match="no ball 72"):
+        encoding.write(states[3], 0, row.data)
+    assert np.array_equal(row, before, equal_nan=True)

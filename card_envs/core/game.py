@@ -262,12 +262,18 @@ class FlatEncoding(Encoding[State]):
     about 30 ns a write, where a numpy item write costs 150 ns and an index list must first be
     converted. Write floats (``1.0``): a memoryview converts an int more slowly."""
 
+    # True when ``write`` sets every entry of ``out``, zeros included, so ``out`` need not be
+    # zeroed first. A large vector is best zeroed just before it is written, while it is in
+    # cache: a vector env's one memset of all its rows is a second pass over memory.
+    writes_every_entry: ClassVar[bool] = False
+
     @abstractmethod
     def write(self, state: State, seat: int, out: memoryview[float]) -> None:
-        """Set what ``seat`` may know in the zeroed ``out`` (each entry at most once)."""
+        """Set what ``seat`` may know in ``out``, zeroed unless :attr:`writes_every_entry`
+        (each entry at most once)."""
 
     def observe(self, state: State, seat: int) -> np.ndarray:
-        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        buffer = (np.empty if self.writes_every_entry else np.zeros)(self.spec.size, OBS_DTYPE)
         self.write(state, seat, cast("memoryview[float]", buffer.data))  # format "f"
         return buffer
 

@@ -21,4 +21,6 @@ class Observer:
         ball_letter: tuple[int, ...],
     ) -> None: ...
     def write(self, out: memoryview[Any] | np.ndarray, state: Any, seat: int) -> None:
-        """Set what ``seat`` may know of ``state`` in the zeroed float32 ``out``."""
+        """Set every entry of the float32 ``out`` (streamed past the cache)."""
+    def write_zeroed(self, out: memoryview[Any] | np.ndarray, state: Any, seat: int) -> None:
+        """Set what ``seat`` may know of ``state`` in the zeroed float32 ``out``, in place."""

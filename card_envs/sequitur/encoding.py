@@ -66,6 +66,7 @@ class SeatTable:
 
 class SequiturEncoding(FlatEncoding[SequiturState]):
     game: SequiturGame
+    writes_every_entry = True  # the compiled writer zeroes the vector; the reference copies it
 
     def __init__(self, game: SequiturGame):
         super().__init__(game)
@@ -209,13 +210,22 @@ class SequiturEncoding(FlatEncoding[SequiturState]):
         return found
 
     def write(self, state: SequiturState, seat: int, out: memoryview[float]) -> None:
-        """By the compiled writer where it is in use, else the reference's vector copied in
-        (version 0's: a subclass adds its own pieces)."""
+        """Every entry of ``out``: by the compiled writer where it is in use, else the
+        reference's vector copied in (version 0's: a subclass adds its own pieces)."""
         if self._observer is None:
             vector = SequiturEncoding.observe_reference(self, state, seat)
             out[:] = cast("memoryview[float]", vector.data)
         else:
             self._observer.write(out, state, seat)
+
+    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
+        """A fresh vector, written in place: it is read next, so it is best left in cache
+        (``write`` streams a vector env's rows past it)."""
+        if self._observer is None:
+            return SequiturEncoding.observe_reference(self, state, seat)
+        buffer = np.zeros(self.spec.size, OBS_DTYPE)
+        self._observer.write_zeroed(buffer, state, seat)
+        return buffer
 
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         """The observation in Python, the compiled writer's spec and fallback: as the base's,
@@ -335,6 +345,9 @@ class SequiturEncodingV1(SequiturEncoding):
         """Version 0's entries, then the action values."""
         super().write(state, seat, out)
         self._values.write(state, seat, np.asarray(out)[self._values_at :])
+
+    def observe(self, state: SequiturState, seat: int) -> np.ndarray:
+        return self._with_values(super().observe(state, seat), state, seat)
 
     def observe_reference(self, state: SequiturState, seat: int) -> np.ndarray:
         return self._with_values(super().observe_reference(state, seat), state, seat)

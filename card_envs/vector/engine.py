@@ -70,8 +70,9 @@ class CardVectorEnv:
         self._mask_rows: list[Any] = [row.data for row in self.masks.view(np.int8)]
         self._rows = np.arange(n)
         # How an observation gets into its row (a float32 memoryview): a FlatEncoding writes
-        # into the zeroed row (its observe is that write into a zeroed vector, or a faster way to
-        # the same vector); any other encoding's vector is copied in.
+        # into the row, zeroed first unless it writes every entry (its observe is that write
+        # into a fresh vector, or a faster way to the same vector); any other encoding's vector
+        # is copied in.
         self._obs_rows: list[Any] = [row.data for row in self.observations]
         self._zero_row = cast("memoryview[float]", np.zeros(size, OBS_DTYPE).data)
         # each table's live game state, to read (render, a search agent), never to replace
@@ -111,7 +112,7 @@ class CardVectorEnv:
         masks, rewards, score_mode = self._mask_rows, self.rewards, self.score_mode
         rows, encoding = self._obs_rows, self.encoding
         write = encoding.write if isinstance(encoding, FlatEncoding) else None
-        if write is not None:
+        if write is not None and not encoding.writes_every_entry:
             self.observations.fill(0)  # every row is written below: one memset zeroes them all
         observe = encoding.observe
         seats = []
@@ -193,7 +194,8 @@ class CardVectorEnv:
         game.write_legal_mask(state, self._mask_rows[i])
         row, encoding = self._obs_rows[i], self.encoding
         if isinstance(encoding, FlatEncoding):
-            row[:] = self._zero_row
+            if not encoding.writes_every_entry:
+                row[:] = self._zero_row
             encoding.write(state, seat, row)
         else:
             row[:] = encoding.observe(state, seat)
