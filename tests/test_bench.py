@@ -310,3 +310,22 @@ def test_vector_mode_plays_each_game_once_at_its_default_count():
         first.setdefault(env_module(name).raw_env.game_class, name)
     expected = [(name, default_players(name)) for name in first.values()]
     assert bench.one_env_per_game(cases(ALL, None)) == expected
+
+
+def test_vector_loops_are_timed_in_turns_and_the_median_slice_counts():
+    """A burst of load slows one slice of each loop, not one loop's whole measurement."""
+    from card_envs.tools.bench.vector import interleaved
+
+    calls: list[tuple[str, float]] = []
+
+    def loop(key: str, speeds: list[float]):
+        def timed(seconds: float) -> float:
+            calls.append((key, seconds))
+            return speeds[len([c for c in calls if c[0] == key]) - 1]
+
+        return timed
+
+    slow_burst = [10.0, 1.0, 10.0, 12.0, 9.0]  # the second slice met the burst
+    found = interleaved({"a": loop("a", slow_burst), "b": loop("b", [5.0] * 5)}, 2.5)
+    assert found == {"a": 10.0, "b": 5.0}
+    assert calls == [(key, 0.5) for _ in range(5) for key in "ab"]

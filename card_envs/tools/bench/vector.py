@@ -75,6 +75,16 @@ def one_env_per_game(todo: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
     return kept
 
 
+def timed_loops(name: str, num_players: int) -> dict[str, Callable[[float], float]]:
+    """The three loops of a game's row, each a function of the seconds to time it for."""
+    env = make(name, num_players=num_players)
+    return {
+        "vector_steps_per_s": VectorPlay(name, num_players).speed,
+        "aec_steps_per_s": lambda seconds: aec_speed(env, seconds)[0],
+        "rules_obs_steps_per_s": lambda seconds: rules_observed_speed(env, seconds),
+    }
+
+
 def vector_rows(
     todo: Sequence[tuple[str, int]], seconds: float, log: Callable[[str], None] = print
 ) -> list[dict[str, Any]]:
@@ -82,15 +92,7 @@ def vector_rows(
     rows = []
     for name, num_players in todo:
         log(f"bench --vector: {name} at {num_players} players ...")
-        env = make(name, num_players=num_players)
-        speeds = interleaved(
-            {
-                "vector_steps_per_s": VectorPlay(name, num_players).speed,
-                "aec_steps_per_s": lambda seconds: aec_speed(env, seconds)[0],
-                "rules_obs_steps_per_s": lambda seconds: rules_observed_speed(env, seconds),
-            },
-            seconds,
-        )
+        speeds = interleaved(timed_loops(name, num_players), seconds)
         row: dict[str, Any] = {"game": name, "players": num_players, "num_envs": VECTOR_TABLES}
         rows.append(row | {key: round(speed) for key, speed in speeds.items()})
     return rows
