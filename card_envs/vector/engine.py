@@ -112,7 +112,7 @@ class CardVectorEnv:
         masks, rewards, score_mode = self._mask_rows, self.rewards, self.score_mode
         rows, encoding = self._obs_rows, self.encoding
         write = encoding.write if isinstance(encoding, FlatEncoding) else None
-        if write is not None and not encoding.writes_every_entry:
+        if isinstance(encoding, FlatEncoding) and not encoding.writes_every_entry:
             self.observations.fill(0)  # every row is written below: one memset zeroes them all
         observe = encoding.observe
         seats = []
