@@ -89,6 +89,10 @@ HELP: dict[str, str] = {
     "action_features": "with --selfplay: each action is also scored by a small network from "
     "its own features (what the seat would hold after it), a map of the observation the game "
     "declares",
+    "algorithm": "with --selfplay: the update, 'ppo', or 'dmc' (Deep Monte-Carlo: each move's "
+    "value fitted to the return that followed it; docs/training.md)",
+    "q_temperature": "with --selfplay --algorithm dmc: the logits are the action values over "
+    "this temperature, which is also the temperature collection explores at",
     "critic_warmup": "first update cycles of the run that train the value alone, the moves "
     "unchanged (for a fresh central critic beside a resumed policy)",
 }

@@ -87,6 +87,9 @@ class PPOConfig:
         }
 
 
+ALGORITHMS = ("ppo", "dmc")  # the self-play updates (training/selfplay_ppo.py, training/dmc.py)
+
+
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """``card-envs train GAME --selfplay`` (:mod:`card_envs.training.selfplay_ppo`): every seat
@@ -138,6 +141,11 @@ class SelfPlayConfig:
     # Each action also scored from its own features, a fixed linear map of the observation the
     # game declares (ActionFeaturePolicy, docs/training.md).
     action_features: bool = False
+    # "ppo", or "dmc": Deep Monte-Carlo, each move's value fitted to the return that followed it
+    # (training/dmc.py); its logits are those values over q_temperature, which is also the
+    # temperature it explores at.
+    algorithm: str = "ppo"
+    q_temperature: float = 0.05
 
     def __post_init__(self) -> None:
         if self.advisor is not None:
@@ -155,6 +163,15 @@ class SelfPlayConfig:
             raise ValueError(
                 f"collect_workers={self.collect_workers}: from 1 to the {self.tables} tables "
                 "they share out"
+            )
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm={self.algorithm!r}: one of {', '.join(ALGORITHMS)}")
+        if not self.q_temperature > 0:
+            raise ValueError(f"q_temperature={self.q_temperature!r}: more than 0")
+        if self.algorithm == "dmc" and self.central_critic:
+            raise ValueError(
+                "algorithm='dmc' with central_critic: DMC's target is the return itself; its "
+                "value only cuts a rollout's edge"
             )
         if self.central_critic and self.collect_workers > 1:
             raise ValueError(

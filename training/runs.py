@@ -127,6 +127,8 @@ SCALARS = {
     "approx_kl": "train/approx_kl",
     "clip_fraction": "train/clip_fraction",
     "explained_variance": "train/explained_variance",
+    "q_loss": "train/q_loss",  # DMC's: the taken move's value against its return
+    "q_mean": "train/q_mean",
     "env_steps_per_s": "time/env_steps_per_s",
     **{f"vs_{opponent}": f"eval/win_share_vs_{opponent}" for opponent in EVAL_SEEDS},
 }

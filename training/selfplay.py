@@ -66,12 +66,9 @@ def legal_index(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return padded, valid
 
 
-def legal_log_probs(
-    policy: Policy, observations: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor
-) -> torch.Tensor:
-    """Log-probabilities of each row's legal actions (``legal_index`` layout) under ``policy``:
-    MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
-    not -inf, which would turn the entropy's gradient into nan."""
+def legal_logits(policy: Policy, observations: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """The logits of each row's action ``ids`` (``legal_index`` layout; padding's are those of
+    id 0) under ``policy``."""
     latent = policy.mlp_extractor.forward_actor(policy.extract_features(observations))
     if isinstance(policy, ActionFeaturePolicy):  # its scorer's too, before the legal ids
         logits = policy.logits(observations, latent).gather(1, ids)
@@ -80,6 +77,16 @@ def legal_log_probs(
     if isinstance(policy, AdvisedPolicy):  # its per-action input, of the same ids
         per_action = observations[:, -policy.pi_features_extractor.num_actions :]
         logits = policy.with_advice(logits, per_action.gather(1, ids))
+    return logits
+
+
+def legal_log_probs(
+    policy: Policy, observations: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor
+) -> torch.Tensor:
+    """Log-probabilities of each row's legal actions (``legal_index`` layout) under ``policy``:
+    MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
+    not -inf, which would turn the entropy's gradient into nan."""
+    logits = legal_logits(policy, observations, ids)
     return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
 
 
@@ -165,7 +172,17 @@ class Rollout:
 class _Decision:
     """One learner decision, open until its seat's next decision (or the game's end)."""
 
-    __slots__ = ("legal", "log_prob", "next", "observation", "reward", "slot", "state", "value")
+    __slots__ = (
+        "legal",
+        "log_prob",
+        "next",
+        "observation",
+        "result",
+        "reward",
+        "slot",
+        "state",
+        "value",
+    )
 
     def __init__(
         self,
@@ -180,6 +197,7 @@ class _Decision:
         self.log_prob, self.value, self.reward = log_prob, value, reward
         self.next: _Decision | None = None  # the seat's next decision; None at the game's end
         self.state: np.ndarray | None = None  # the table, for a central critic
+        self.result = 0.0  # with whole games, every reward from here to the game's end
 
 
 class SelfPlayCollector:
@@ -193,6 +211,10 @@ class SelfPlayCollector:
     With a ``critic`` (:class:`~card_envs.training.central_critic.CentralCritic`), the
     learner's values are the critic's, of the whole table from the acting seat
     (:func:`~card_envs.training.central_critic.seat_table`), and the rollout keeps those rows.
+
+    With ``whole_games`` (Deep Monte-Carlo), a game's decisions close together when it ends,
+    each with its Monte-Carlo return as the rollout's return: none is cut at the rollout's
+    edge and valued there, as GAE's are.
 
     Per table ``i``: ``players[i]`` says who plays each seat of its game (``None``: the
     learner), ``open[i]`` holds each learning seat's open decision, ``opponents[i]`` its fixed
@@ -209,12 +231,13 @@ class SelfPlayCollector:
         gae_lambda: float = 0.95,
         opponent: str | None = None,
         critic: Any = None,
+        whole_games: bool = False,
         **env_options: Any,
     ):
         if tables < 1:
             raise ValueError(f"tables must be at least 1, not {tables}")
         self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
-        self.critic = critic
+        self.critic, self.whole_games = critic, whole_games
         streams = np.random.SeedSequence(seed).spawn(tables + 1)
         self.rng = np.random.default_rng(streams[0])  # the actions sampled
         # each table's games are dealt from its own stream (reset_table), not the env's rule
@@ -230,6 +253,7 @@ class SelfPlayCollector:
         self.players: list[list[Policy | Agent | None]] = [[] for _ in range(tables)]
         self.open: list[list[_Decision | None]] = [[None] * players for _ in range(tables)]
         self._early = [[0.0] * players for _ in range(tables)]  # rewards before a first decision
+        self._played: list[list[_Decision]] = [[] for _ in range(tables)]  # with whole games
         self.closed: list[_Decision] = []
         self.env_steps = self.games = 0
         for i in range(tables):
@@ -251,6 +275,7 @@ class SelfPlayCollector:
         self.players[i] = self.pool.draw(rng, self.info.num_players, self.opponents[i])
         self.open[i] = [None] * self.info.num_players
         self._early[i] = [0.0] * self.info.num_players
+        self._played[i] = []
 
     def add_snapshot(self, policy: Policy) -> None:
         """A frozen copy of ``policy`` into the pool (as every worker of
@@ -367,7 +392,10 @@ class SelfPlayCollector:
         previous = self.open[i][seat]
         if previous is not None:
             previous.next = decision
-            self.closed.append(previous)
+            if not self.whole_games:
+                self.closed.append(previous)
+        if self.whole_games:
+            self._played[i].append(decision)
         decision.reward, self._early[i][seat] = self._early[i][seat], 0.0
         self.open[i][seat] = decision
 
@@ -386,9 +414,21 @@ class SelfPlayCollector:
                     else:
                         decision.reward += float(reward)
         if end != PLAYING:
-            self.closed.extend(decision for decision in self.open[i] if decision is not None)
+            if self.whole_games:
+                self.closed.extend(self._with_results(self._played[i]))
+            else:
+                self.closed.extend(decision for decision in self.open[i] if decision is not None)
             self.games += 1
             self._new_game(i)
+
+    def _with_results(self, played: list[_Decision]) -> list[_Decision]:
+        """A finished game's decisions, in the order they were made, each with its return:
+        its rewards and, discounted, its successor's return (met first, walking back)."""
+        for decision in reversed(played):
+            following = decision.next
+            later = 0.0 if following is None else self.gamma * following.result
+            decision.result = decision.reward + later
+        return played
 
     def _rollout(self, closed: list[_Decision]) -> Rollout:
         advantages = self._advantages(closed)
@@ -403,16 +443,24 @@ class SelfPlayCollector:
             values=value,
             rewards=np.array([decision.reward for decision in closed], np.float32),
             advantages=advantages,
-            returns=advantages + value,
+            returns=self._returns(closed) if self.whole_games else advantages + value,
             env_steps=self.env_steps,
             games=self.games,
             states=None if self.critic is None else table_rows(closed),
         )
 
+    @staticmethod
+    def _returns(closed: list[_Decision]) -> np.ndarray:
+        """With whole games, each decision's Monte-Carlo return."""
+        return np.array([decision.result for decision in closed], np.float32)
+
     def _advantages(self, closed: list[_Decision]) -> np.ndarray:
-        """GAE over each seat's trajectory. A decision's successor closes after it, so walking
-        back in closing order meets the successor's advantage first; a successor outside
-        ``closed`` (still open) cuts the sum there, bootstrapped with its value."""
+        """With whole games, each return less its value. Else GAE over each seat's trajectory:
+        a decision's successor closes after it, so walking back in closing order meets the
+        successor's advantage first; a successor outside ``closed`` (still open) cuts the sum
+        there, bootstrapped with its value."""
+        if self.whole_games:
+            return self._returns(closed) - np.array([d.value for d in closed], np.float32)
         gamma, decay = self.gamma, self.gamma * self.gae_lambda
         advantage: dict[int, float] = {}
         out = np.zeros(len(closed), np.float32)

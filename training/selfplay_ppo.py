@@ -34,6 +34,7 @@ from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 from card_envs.training.central_critic import CentralCritic
 from card_envs.training.config import SelfPlayConfig, env_info
+from card_envs.training.dmc import dmc_update
 from card_envs.training.imitation import clone_as_configured, collect_demonstrations
 from card_envs.training.runs import (
     ScalarLog,
@@ -265,11 +266,18 @@ class SelfPlayTrainer:
         self.next_snapshot = env_steps + self.config.snapshot_every
 
     def cycle(self) -> dict[str, float]:
-        """Collect ``rollout`` learner decisions, update, and add a snapshot to the pool every
-        ``snapshot_every`` env steps. Returns the update's statistics and the counts."""
-        rollout = self.collector.collect(self.policy, self.config.rollout)
-        value_only = self.cycles < self.config.critic_warmup
-        stats = ppo_update(self.policy, rollout, self.settings, self.rng, self.critic, value_only)
+        """Collect ``rollout`` learner decisions, update (PPO's or DMC's), and add a snapshot to
+        the pool every ``snapshot_every`` env steps. Returns the update's statistics and the
+        counts."""
+        config = self.config
+        rollout = self.collector.collect(self.policy, config.rollout)
+        if config.algorithm == "dmc":
+            stats = dmc_update(self.policy, rollout, self.settings, self.rng, config.q_temperature)
+        else:
+            value_only = self.cycles < config.critic_warmup
+            stats = ppo_update(
+                self.policy, rollout, self.settings, self.rng, self.critic, value_only
+            )
         self.cycles += 1
         self.env_steps += rollout.env_steps
         self.samples += len(rollout.slots)
@@ -302,6 +310,7 @@ def new_collector(
     options: dict[str, Any] = {
         "num_players": config.num_players,
         "gae_lambda": config.gae_lambda,
+        "whole_games": config.algorithm == "dmc",  # DMC's target: each move's whole return
         "opponent": config.opponent_kind if share else None,
         "reward_mode": config.reward_mode,
     }

@@ -1,0 +1,104 @@
+"""Deep Monte-Carlo on batched self-play (DouZero): ``card-envs train GAME --selfplay
+--algorithm dmc``.
+
+The network's logits are its action values over a temperature: ``Q(s, a) = temperature *
+logit(s, a)``. Each update regresses the value of the action taken towards the Monte-Carlo
+return that followed it (every reward to the game's end: the collector's returns at lambda 1,
+cut at the rollout's edge with the value there). Collecting samples the softmax of the logits,
+Boltzmann exploration at that temperature; the saved network plays its largest logit, the
+action of largest value, as every ``ppo`` agent does. So a DMC network is the same kind of file
+as a PPO one, loaded, evaluated and resumed the same way, and either can start the other.
+
+Why: the target is the return itself, with no policy gradient, so a large set of legal moves
+costs nothing more than a small one, and the value of each move is learnt for itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from card_envs.core.extras import require
+from card_envs.training.selfplay import Policy, Rollout, legal_logits, values
+
+if TYPE_CHECKING:
+    from card_envs.training.selfplay_ppo import PPOSettings
+
+with require("train"):
+    import torch
+    import torch.nn.functional as F
+
+# The rollout's fields a minibatch of the update reads.
+DMC_FIELDS = ("observations", "legal", "valid", "slots", "returns")
+
+
+def dmc_update(
+    policy: Policy,
+    rollout: Rollout,
+    settings: PPOSettings,
+    rng: np.random.Generator,
+    temperature: float,
+) -> dict[str, float]:
+    """``n_epochs`` passes over ``rollout`` in shuffled minibatches (``batch_size``, shuffled
+    by ``rng``): the squared error of the taken action's value against its return, plus
+    ``vf_coef`` times the value head's (the value only cuts the returns at the rollout's edge).
+    Each network's gradient is clipped to ``max_grad_norm``. Returns the means of the losses,
+    the values' mean and the behaviour's entropy."""
+    policy.set_training_mode(True)
+    data = {key: getattr(rollout, key) for key in DMC_FIELDS}
+    logs: dict[str, list[float]] = {}
+    for _epoch in range(settings.n_epochs):
+        order = rng.permutation(len(rollout.slots))
+        for start in range(0, len(order), settings.batch_size):
+            rows = order[start : start + settings.batch_size]
+            batch = {key: torch.from_numpy(value[rows]) for key, value in data.items()}
+            _minibatch_step(policy, batch, settings, temperature, logs)
+    policy.set_training_mode(False)
+    stats = {key: float(np.mean(row)) for key, row in logs.items()}
+    stats["explained_variance"] = explained_q_variance(rollout, policy, temperature)
+    return stats
+
+
+def _minibatch_step(
+    policy: Policy,
+    batch: dict[str, torch.Tensor],
+    settings: PPOSettings,
+    temperature: float,
+    logs: dict[str, list[float]],
+) -> None:
+    width = int(batch["valid"].sum(dim=1).max())  # trim the padding this minibatch does not use
+    legal, valid = batch["legal"][:, :width], batch["valid"][:, :width]
+    observations, returns = batch["observations"], batch["returns"]
+    logits = legal_logits(policy, observations, legal)
+    taken = temperature * logits.gather(1, batch["slots"][:, None]).squeeze(1)
+    q_loss = F.mse_loss(taken, returns)
+    value_loss = F.mse_loss(values(policy, observations), returns)
+    policy.optimizer.zero_grad()
+    (q_loss + settings.vf_coef * value_loss).backward()
+    torch.nn.utils.clip_grad_norm_(policy.parameters(), settings.max_grad_norm)
+    policy.optimizer.step()
+    with torch.no_grad():
+        log_probs = logits.masked_fill(~valid, -1e8).log_softmax(dim=1)
+        entropy = -(log_probs.exp() * log_probs).where(valid, 0.0).sum(dim=1).mean()
+    for key, value in (
+        ("q_loss", q_loss.item()),
+        ("value_loss", value_loss.item()),
+        ("q_mean", taken.detach().mean().item()),
+        ("entropy", float(entropy)),
+    ):
+        logs.setdefault(key, []).append(value)
+
+
+def explained_q_variance(rollout: Rollout, policy: Policy, temperature: float) -> float:
+    """How much of the returns' variance the updated values of the actions taken explain
+    (1 - Var(return - Q) / Var(return); nan when the returns do not vary)."""
+    variance = float(np.var(rollout.returns))
+    if variance == 0:
+        return float("nan")
+    with torch.no_grad():
+        observations = torch.from_numpy(rollout.observations)
+        logits = legal_logits(policy, observations, torch.from_numpy(rollout.legal))
+        slots = torch.from_numpy(rollout.slots)[:, None]
+        taken = (temperature * logits.gather(1, slots).squeeze(1)).numpy()
+    return 1 - float(np.var(rollout.returns - taken)) / variance
