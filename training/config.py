@@ -170,8 +170,8 @@ class SelfPlayConfig:
             raise ValueError(f"q_temperature={self.q_temperature!r}: more than 0")
         if self.algorithm == "dmc" and self.central_critic:
             raise ValueError(
-                "algorithm='dmc' with central_critic: DMC's target is the return itself; its "
-                "value only cuts a rollout's edge"
+                "algorithm='dmc' with central_critic: DMC's target is the return itself, "
+                "with no critic to value it"
             )
         if self.central_critic and self.collect_workers > 1:
             raise ValueError(

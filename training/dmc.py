@@ -3,8 +3,8 @@
 
 The network's logits are its action values over a temperature: ``Q(s, a) = temperature *
 logit(s, a)``. Each update regresses the value of the action taken towards the Monte-Carlo
-return that followed it (every reward to the game's end: the collector's returns at lambda 1,
-cut at the rollout's edge with the value there). Collecting samples the softmax of the logits,
+return that followed it: every reward of its seat to the game's end (the collector's
+``whole_games``). Collecting samples the softmax of the logits,
 Boltzmann exploration at that temperature; the saved network plays its largest logit, the
 action of largest value, as every ``ppo`` agent does. So a DMC network is the same kind of file
 as a PPO one, loaded, evaluated and resumed the same way, and either can start the other.
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from card_envs.core.extras import require
-from card_envs.training.selfplay import Policy, Rollout, legal_logits, values
+from card_envs.training.selfplay import Policy, Rollout, legal_logits, minibatches, values
 
 if TYPE_CHECKING:
     from card_envs.training.selfplay_ppo import PPOSettings
@@ -42,18 +42,15 @@ def dmc_update(
 ) -> dict[str, float]:
     """``n_epochs`` passes over ``rollout`` in shuffled minibatches (``batch_size``, shuffled
     by ``rng``): the squared error of the taken action's value against its return, plus
-    ``vf_coef`` times the value head's (the value only cuts the returns at the rollout's edge).
+    ``vf_coef`` times the value head's against the same returns (a baseline to read, never a
+    target).
     Each network's gradient is clipped to ``max_grad_norm``. Returns the means of the losses,
     the values' mean and the behaviour's entropy."""
     policy.set_training_mode(True)
     data = {key: getattr(rollout, key) for key in DMC_FIELDS}
     logs: dict[str, list[float]] = {}
-    for _epoch in range(settings.n_epochs):
-        order = rng.permutation(len(rollout.slots))
-        for start in range(0, len(order), settings.batch_size):
-            rows = order[start : start + settings.batch_size]
-            batch = {key: torch.from_numpy(value[rows]) for key, value in data.items()}
-            _minibatch_step(policy, batch, settings, temperature, logs)
+    for batch in minibatches(data, settings.n_epochs, settings.batch_size, rng):
+        _minibatch_step(policy, batch, settings, temperature, logs)
     policy.set_training_mode(False)
     stats = {key: float(np.mean(row)) for key, row in logs.items()}
     stats["explained_variance"] = explained_q_variance(rollout, policy, temperature)

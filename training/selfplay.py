@@ -26,7 +26,7 @@ probability) at a cost that grows with the legal moves instead of the action tab
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,20 @@ def values(policy: Policy, observations: torch.Tensor) -> torch.Tensor:
     """The critic's value of each observation, ``(rows,)``."""
     latent = policy.mlp_extractor.forward_critic(policy.extract_features(observations))
     return policy.value_net(latent).flatten()
+
+
+def minibatches(
+    data: dict[str, np.ndarray], epochs: int, batch_size: int, rng: np.random.Generator
+) -> Iterator[dict[str, torch.Tensor]]:
+    """``epochs`` passes over the rows of ``data`` in minibatches of ``batch_size``, shuffled by
+    ``rng``. numpy gathers the rows, faster than torch's indexing, the same values
+    (docs/training.md, measured choices)."""
+    count = len(next(iter(data.values())))
+    for _epoch in range(epochs):
+        order = rng.permutation(count)
+        for start in range(0, count, batch_size):
+            rows = order[start : start + batch_size]
+            yield {key: torch.from_numpy(value[rows]) for key, value in data.items()}
 
 
 def sample_legal(log_probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -50,6 +50,7 @@ from card_envs.training.selfplay import (
     SelfPlayCollector,
     SnapshotPool,
     legal_log_probs,
+    minibatches,
     values,
 )
 from card_envs.training.selfplay_workers import CollectorWorkers
@@ -141,19 +142,8 @@ def ppo_update(
     fields = MINIBATCH_FIELDS if critic is None else (*MINIBATCH_FIELDS, "states")
     data = {key: getattr(rollout, key) for key in fields}
     logs: dict[str, list[float]] = {}
-    count = len(rollout.slots)
-    stop = False
-    for _epoch in range(settings.n_epochs):
-        order = rng.permutation(count)
-        for start in range(0, count, settings.batch_size):
-            rows = order[start : start + settings.batch_size]
-            # numpy gathers the rows faster than torch's indexing, the same values
-            # (docs/training.md, measured choices)
-            batch = {key: torch.from_numpy(value[rows]) for key, value in data.items()}
-            stop = _minibatch_step(policy, batch, settings, logs, critic, value_only)
-            if stop:
-                break
-        if stop:
+    for batch in minibatches(data, settings.n_epochs, settings.batch_size, rng):
+        if _minibatch_step(policy, batch, settings, logs, critic, value_only):
             break
     policy.set_training_mode(False)
     stats = {key: float(np.mean(row)) for key, row in logs.items()}
