@@ -15,15 +15,12 @@ costs nothing more than a small one, and the value of each move is learnt for it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from card_envs.core.extras import require
 from card_envs.training.selfplay import Policy, Rollout, legal_logits, minibatches, values
-
-if TYPE_CHECKING:
-    from card_envs.training.selfplay_ppo import PPOSettings
 
 with require("train"):
     import torch
@@ -33,10 +30,23 @@ with require("train"):
 DMC_FIELDS = ("observations", "legal", "valid", "slots", "returns")
 
 
+class UpdateSettings(Protocol):
+    """What the update reads of the trainer's settings (PPO's ``PPOSettings`` has them)."""
+
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def n_epochs(self) -> int: ...
+    @property
+    def vf_coef(self) -> float: ...
+    @property
+    def max_grad_norm(self) -> float: ...
+
+
 def dmc_update(
     policy: Policy,
     rollout: Rollout,
-    settings: PPOSettings,
+    settings: UpdateSettings,
     rng: np.random.Generator,
     temperature: float,
 ) -> dict[str, float]:
@@ -60,7 +70,7 @@ def dmc_update(
 def _minibatch_step(
     policy: Policy,
     batch: dict[str, torch.Tensor],
-    settings: PPOSettings,
+    settings: UpdateSettings,
     temperature: float,
     logs: dict[str, list[float]],
 ) -> None:
