@@ -388,6 +388,8 @@ def test_dmc_settings_are_checked():
         SelfPlayConfig("seals_v0", 2, algorithm="dmc", q_temperature=0)
     with pytest.raises(ValueError, match="DMC's target is the return itself"):
         SelfPlayConfig("seals_v0", 2, algorithm="dmc", central_critic=True)
+    with pytest.raises(ValueError, match="dmc_epsilon=1.5: a share"):
+        SelfPlayConfig("seals_v0", 2, algorithm="dmc", dmc_epsilon=1.5)
 
 
 def test_train_dmc_command_writes_a_network_the_ppo_agent_plays(tmp_path):
@@ -409,3 +411,32 @@ def test_train_dmc_command_writes_a_network_the_ppo_agent_plays(tmp_path):
     info = env.describe()
     agents = [load_policy_agent(out, info), make_agent("random", info, 0)]
     assert play_game(env, agents, seed=0).steps > 0
+
+
+def test_epsilon_greedy_plays_the_likeliest_move_or_by_chance_any_legal_one():
+    from card_envs.training.selfplay import epsilon_greedy
+
+    log_probs = np.log(np.array([[0.2, 0.7, 0.1], [0.6, 0.4, 1e-9], [0.1, 0.9, 1e-9]]))
+    valid = np.array([[True, True, True], [True, True, False], [True, True, False]])
+    rng = np.random.default_rng(0)
+    assert epsilon_greedy(log_probs, valid, 0.0, rng).tolist() == [1, 0, 1]
+    drawn = np.stack([epsilon_greedy(log_probs, valid, 1.0, rng) for _ in range(3000)])
+    for row, legal in enumerate(valid.sum(axis=1)):
+        counts = np.bincount(drawn[:, row], minlength=3)
+        assert counts[legal:].sum() == 0 and counts[:legal].min() > 3000 / legal * 0.85
+
+
+def test_dmc_collector_with_epsilon_plays_greedily_between_its_random_moves():
+    collector = SelfPlayCollector(
+        "seals_v0", SnapshotPool(), 4, num_players=2, whole_games=True, epsilon=0.0
+    )
+    policy = policy_for(collector)
+    rollout = collector.collect(policy, 256)
+    with torch.no_grad():
+        log_probs = selfplay.legal_log_probs(
+            policy,
+            torch.from_numpy(rollout.observations),
+            torch.from_numpy(rollout.legal),
+            torch.from_numpy(rollout.valid),
+        ).numpy()
+    assert (rollout.slots == np.argmax(log_probs, axis=1)).all()

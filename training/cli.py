@@ -93,6 +93,8 @@ HELP: dict[str, str] = {
     "value fitted to the return that followed it; docs/training.md)",
     "q_temperature": "with --selfplay --algorithm dmc: the logits are the action values over "
     "this temperature, which is also the temperature collection explores at",
+    "dmc_epsilon": "with --selfplay --algorithm dmc: 0 explores by the softmax; above 0, the "
+    "learner plays its best move, or with this chance a random legal one (epsilon-greedy)",
     "critic_warmup": "first update cycles of the run that train the value alone, the moves "
     "unchanged (for a fresh central critic beside a resumed policy)",
 }

@@ -146,6 +146,9 @@ class SelfPlayConfig:
     # temperature it explores at.
     algorithm: str = "ppo"
     q_temperature: float = 0.05
+    # With DMC, 0 explores by the softmax at q_temperature; above 0, the learner plays its best
+    # move, or with this chance a random legal one (DouZero's epsilon-greedy).
+    dmc_epsilon: float = 0.0
 
     def __post_init__(self) -> None:
         if self.advisor is not None:
@@ -156,7 +159,7 @@ class SelfPlayConfig:
         check_fields(self)
         at_least(self, 0, "clone_games")
         at_least(self, 1, "pool_size", *(("clone_games",) if self.warm_start else ()))
-        shares(self, "gae_lambda", "snapshot_share", "opponent_share")
+        shares(self, "gae_lambda", "snapshot_share", "opponent_share", "dmc_epsilon")
         if self.reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode={self.reward_mode!r}: one of {', '.join(REWARD_MODES)}")
         if not 1 <= self.collect_workers <= self.tables:

@@ -110,6 +110,17 @@ def minibatches(
             yield {key: torch.from_numpy(value[rows]) for key, value in data.items()}
 
 
+def epsilon_greedy(
+    log_probs: np.ndarray, valid: np.ndarray, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
+    """One slot per row: the likeliest, or with chance ``epsilon`` a uniformly random legal
+    one (DouZero's behaviour)."""
+    greedy = np.argmax(log_probs, axis=1)
+    explore = rng.random(len(greedy)) < epsilon
+    anyone = (rng.random(len(greedy)) * valid.sum(axis=1)).astype(np.int64)
+    return np.where(explore, anyone, greedy)
+
+
 def sample_legal(log_probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One slot per row drawn from ``log_probs`` (Gumbel-max over the legal slots)."""
     noise = -np.log(-np.log(rng.random(log_probs.shape)))
@@ -228,7 +239,8 @@ class SelfPlayCollector:
 
     With ``whole_games`` (Deep Monte-Carlo), a game's decisions close together when it ends,
     each with its Monte-Carlo return as the rollout's return: none is cut at the rollout's
-    edge and valued there, as GAE's are.
+    edge and valued there, as GAE's are. With an ``epsilon`` the learner plays its likeliest
+    move, or with that chance a random legal one, rather than sampling its softmax.
 
     Per table ``i``: ``players[i]`` says who plays each seat of its game (``None``: the
     learner), ``open[i]`` holds each learning seat's open decision, ``opponents[i]`` its fixed
@@ -246,12 +258,13 @@ class SelfPlayCollector:
         opponent: str | None = None,
         critic: Any = None,
         whole_games: bool = False,
+        epsilon: float | None = None,
         **env_options: Any,
     ):
         if tables < 1:
             raise ValueError(f"tables must be at least 1, not {tables}")
         self.pool, self.gamma, self.gae_lambda = pool, gamma, gae_lambda
-        self.critic, self.whole_games = critic, whole_games
+        self.critic, self.whole_games, self.epsilon = critic, whole_games, epsilon
         streams = np.random.SeedSequence(seed).spawn(tables + 1)
         self.rng = np.random.default_rng(streams[0])  # the actions sampled
         # each table's games are dealt from its own stream (reset_table), not the env's rule
@@ -368,7 +381,10 @@ class SelfPlayCollector:
         log_probs = legal_log_probs(
             policy, batch, torch.from_numpy(ids), torch.from_numpy(valid)
         ).numpy()
-        slots = sample_legal(log_probs, self.rng)
+        if learning and self.epsilon is not None:
+            slots = epsilon_greedy(log_probs, valid, self.epsilon, self.rng)
+        else:
+            slots = sample_legal(log_probs, self.rng)
         rows = np.arange(len(slots))
         actions = ids[rows, slots].tolist()
         if not learning:

@@ -301,6 +301,7 @@ def new_collector(
         "num_players": config.num_players,
         "gae_lambda": config.gae_lambda,
         "whole_games": config.algorithm == "dmc",  # DMC's target: each move's whole return
+        "epsilon": config.dmc_epsilon if config.algorithm == "dmc" and config.dmc_epsilon else None,
         "opponent": config.opponent_kind if share else None,
         "reward_mode": config.reward_mode,
     }
