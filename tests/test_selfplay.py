@@ -388,7 +388,7 @@ def test_dmc_settings_are_checked():
         SelfPlayConfig("seals_v0", 2, algorithm="dmc", q_temperature=0)
     with pytest.raises(ValueError, match="DMC's target is the return itself"):
         SelfPlayConfig("seals_v0", 2, algorithm="dmc", central_critic=True)
-    with pytest.raises(ValueError, match="dmc_epsilon=1.5: a share"):
+    with pytest.raises(ValueError, match=r"dmc_epsilon=1\.5: a share"):
         SelfPlayConfig("seals_v0", 2, algorithm="dmc", dmc_epsilon=1.5)
 
 
