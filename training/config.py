@@ -142,8 +142,8 @@ class SelfPlayConfig:
     # game declares (ActionFeaturePolicy, docs/training.md).
     action_features: bool = False
     # "ppo", or "dmc": Deep Monte-Carlo, each move's value fitted to the return that followed it
-    # (training/dmc.py); its logits are those values over q_temperature, which is also the
-    # temperature it explores at.
+    # (training/dmc.py); its logits are those values over q_temperature, the temperature it
+    # explores at unless dmc_epsilon is set.
     algorithm: str = "ppo"
     q_temperature: float = 0.05
     # With DMC, 0 explores by the softmax at q_temperature; above 0, the learner plays its best

@@ -4,9 +4,10 @@
 The network's logits are its action values over a temperature: ``Q(s, a) = temperature *
 logit(s, a)``. Each update regresses the value of the action taken towards the Monte-Carlo
 return that followed it: every reward of its seat to the game's end (the collector's
-``whole_games``). Collecting samples the softmax of the logits,
-Boltzmann exploration at that temperature; the saved network plays its largest logit, the
-action of largest value, as every ``ppo`` agent does. So a DMC network is the same kind of file
+``whole_games``). Collecting samples the softmax of the logits, Boltzmann exploration at that
+temperature, or with ``dmc_epsilon`` plays the largest logit and by that chance a random legal
+move; the saved network plays its largest logit, the action of largest value, as every ``ppo``
+agent does. So a DMC network is the same kind of file
 as a PPO one, loaded, evaluated and resumed the same way, and either can start the other.
 
 Why: the target is the return itself, with no policy gradient, so a large set of legal moves
@@ -20,7 +21,15 @@ from typing import Protocol
 import numpy as np
 
 from card_envs.core.extras import require
-from card_envs.training.selfplay import Policy, Rollout, legal_logits, minibatches, values
+from card_envs.training.selfplay import (
+    Policy,
+    Rollout,
+    legal_entropy,
+    legal_logits,
+    masked_log_softmax,
+    minibatches,
+    values,
+)
 
 with require("train"):
     import torch
@@ -53,9 +62,8 @@ def dmc_update(
     """``n_epochs`` passes over ``rollout`` in shuffled minibatches (``batch_size``, shuffled
     by ``rng``): the squared error of the taken action's value against its return, plus
     ``vf_coef`` times the value head's against the same returns (a baseline to read, never a
-    target).
-    Each network's gradient is clipped to ``max_grad_norm``. Returns the means of the losses,
-    the values' mean and the behaviour's entropy."""
+    target). The gradient is clipped to ``max_grad_norm``. Returns the means of the losses,
+    the values' mean and the softmax's entropy."""
     policy.set_training_mode(True)
     data = {key: getattr(rollout, key) for key in DMC_FIELDS}
     logs: dict[str, list[float]] = {}
@@ -86,8 +94,7 @@ def _minibatch_step(
     torch.nn.utils.clip_grad_norm_(policy.parameters(), settings.max_grad_norm)
     policy.optimizer.step()
     with torch.no_grad():
-        log_probs = logits.masked_fill(~valid, -1e8).log_softmax(dim=1)
-        entropy = -(log_probs.exp() * log_probs).where(valid, 0.0).sum(dim=1).mean()
+        entropy = legal_entropy(masked_log_softmax(logits, valid), valid).mean()
     for key, value in (
         ("q_loss", q_loss.item()),
         ("value_loss", value_loss.item()),

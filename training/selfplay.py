@@ -86,8 +86,17 @@ def legal_log_probs(
     """Log-probabilities of each row's legal actions (``legal_index`` layout) under ``policy``:
     MaskablePPO's masked softmax, over the legal actions only. Padding gets MaskablePPO's -1e8,
     not -inf, which would turn the entropy's gradient into nan."""
-    logits = legal_logits(policy, observations, ids)
+    return masked_log_softmax(legal_logits(policy, observations, ids), valid)
+
+
+def masked_log_softmax(logits: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """The log-softmax of ``logits`` over each row's ``valid`` slots (padding: no probability)."""
     return logits.masked_fill(~valid, MASKED_LOGIT).log_softmax(dim=1)
+
+
+def legal_entropy(log_probs: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    """Each row's entropy over its ``valid`` slots, ``(rows,)``."""
+    return -(log_probs.exp() * log_probs).where(valid, 0.0).sum(dim=1)
 
 
 def values(policy: Policy, observations: torch.Tensor) -> torch.Tensor:

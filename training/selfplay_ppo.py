@@ -49,6 +49,7 @@ from card_envs.training.selfplay import (
     Rollout,
     SelfPlayCollector,
     SnapshotPool,
+    legal_entropy,
     legal_log_probs,
     minibatches,
     values,
@@ -164,7 +165,7 @@ def _minibatch_step(
     legal, valid = batch["legal"][:, :width], batch["valid"][:, :width]
     log_probs = legal_log_probs(policy, batch["observations"], legal, valid)
     log_prob = log_probs.gather(1, batch["slots"][:, None]).squeeze(1)
-    entropy = -(log_probs.exp() * log_probs).where(valid, 0.0).sum(dim=1)
+    entropy = legal_entropy(log_probs, valid)
     advantages = batch["advantages"]
     advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     ratio = torch.exp(log_prob - batch["log_probs"])
