@@ -18,6 +18,10 @@ from card_envs.agents.checkpoint import (
     read_metadata,
 )
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
+
+with require("train"):
+    import torch
 
 
 def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
@@ -65,10 +69,21 @@ class PolicyAgent(Agent):
         if self.advisor is not None:
             advice = self.advisor.act(observation)
             vector = with_advice(vector, advice, self.info.num_actions)
-        action, _ = self.policy.predict(
-            vector, action_masks=observation["action_mask"].astype(bool), deterministic=True
-        )
-        return int(action)
+        return self.greedy(vector, observation["action_mask"].astype(bool))
+
+    def greedy(self, vector: np.ndarray, mask: np.ndarray) -> int:
+        """The policy's deterministic move: MaskablePPO's ``predict``, the same operations
+        without its per-call costs (switching every module to eval mode, copying the vector)
+        where the policy is a torch module; ``predict`` itself for anything else."""
+        module = getattr(self.policy, "policy", self.policy)  # a model holds its policy
+        if not hasattr(module, "get_distribution"):
+            action, _ = self.policy.predict(vector, action_masks=mask, deterministic=True)
+            return int(action)
+        if module.training:
+            module.set_training_mode(False)
+        with torch.no_grad():
+            observation = torch.as_tensor(vector).reshape(1, -1)
+            return int(module.get_distribution(observation, action_masks=mask).mode()[0])
 
 
 def load_policy_agent(

@@ -34,7 +34,7 @@ from card_envs.agents.checkpoint import (
     tensors_digest,
 )
 from card_envs.agents.match import play_game
-from card_envs.agents.policy import load_policy_agent
+from card_envs.agents.policy import PolicyAgent, load_policy_agent
 from card_envs.registry import env_names
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
@@ -162,6 +162,40 @@ def test_shipped_agent_plays_as_it_shipped(kind, name):
 @pytest.mark.parametrize(("kind", "name"), PINNED)
 def test_shipped_agent_plays_eight_games_as_it_shipped(kind, name):
     assert moves_hash(name, kind, 8) == PINNED_PLAY[kind][name]["games"]
+
+
+@pytest.mark.parametrize(("kind", "name"), PINNED)
+def test_the_agents_greedy_move_is_predicts(kind, name):
+    """PolicyAgent skips predict's per-call costs; its move must stay predict's, bit for bit,
+    on inputs no game would give (ties and near-ties included), from a policy left in training
+    mode as a trainer leaves it."""
+    info = make(name).describe()
+    policy, _ = load_policy(shipped_checkpoint(name, kind), info)
+    agent = PolicyAgent(policy, info)
+    rng = np.random.default_rng(1)
+    size, actions = policy.observation_space.shape[0], policy.action_space.n
+    for _ in range(48):
+        vector = rng.random(size, dtype=np.float32) * rng.choice([0.0, 1.0, 50.0])
+        mask = rng.random(actions) < rng.choice([0.05, 0.5])
+        mask[rng.integers(actions)] = True
+        policy.set_training_mode(True)
+        expected, _ = policy.predict(vector, action_masks=mask, deterministic=True)
+        policy.set_training_mode(True)
+        assert agent.greedy(vector, mask) == int(expected)
+        assert not policy.training
+
+
+def test_an_object_with_only_predict_still_plays():
+    info = make("seals_v0").describe()
+
+    class Fixed:
+        def predict(self, vector, action_masks, deterministic):
+            assert deterministic
+            return np.array(int(np.flatnonzero(action_masks)[-1])), None
+
+    mask = np.zeros(info.num_actions, bool)
+    mask[[2, 5]] = True
+    assert PolicyAgent(Fixed(), info).greedy(np.zeros(info.obs_spec.size, np.float32), mask) == 5
 
 
 def test_every_shipped_network_alone_has_its_play_pinned():
