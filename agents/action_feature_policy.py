@@ -91,11 +91,11 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
 
     def feature_logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
         """The scorer's logit of every action, ``(rows, actions)``: 0 where the map gives none."""
-        counts = (observations @ self.feature_map.T).view(len(observations), -1, self.features)
-        at_least = [torch.clamp(counts - level, 0.0, 1.0) for level in range(self.levels)]
-        hidden = torch.relu(
-            self.feature_in(torch.cat(at_least, 2)) + self.latent_in(latent)[:, None]
-        )
+        counts = (observations @ self.feature_map.T).view(len(observations), -1, 1, self.features)
+        steps = torch.arange(self.levels, dtype=counts.dtype, device=counts.device)
+        # (rows, actions, levels * features), level by level: one clamp for every step
+        at_least = torch.clamp(counts - steps[:, None], 0.0, 1.0).flatten(2)
+        hidden = torch.relu(self.feature_in(at_least) + self.latent_in(latent)[:, None])
         return self.feature_out(hidden).squeeze(2) * self.scored
 
     def _get_action_dist_from_latent(self, latent_pi):
