@@ -18,10 +18,6 @@ from card_envs.agents.checkpoint import (
     read_metadata,
 )
 from card_envs.core.env import EnvInfo
-from card_envs.core.extras import require
-
-with require("train"):
-    import torch
 
 
 def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
@@ -79,6 +75,9 @@ class PolicyAgent(Agent):
         if not hasattr(module, "get_distribution"):
             action, _ = self.policy.predict(vector, action_masks=mask, deterministic=True)
             return int(action)
+        # imported here, not at the top: `card-envs --help` imports this module without torch
+        import torch
+
         if module.training:
             module.set_training_mode(False)
         with torch.no_grad():
