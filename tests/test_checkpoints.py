@@ -166,9 +166,9 @@ def test_shipped_agent_plays_eight_games_as_it_shipped(kind, name):
 
 @pytest.mark.parametrize(("kind", "name"), PINNED)
 def test_the_agents_greedy_move_is_predicts(kind, name):
-    """PolicyAgent skips predict's per-call costs; its move must stay predict's, bit for bit,
-    on inputs no game would give (ties and near-ties included), from a policy left in training
-    mode as a trainer leaves it."""
+    """PolicyAgent skips predict's per-call costs; its move must stay predict's on inputs no
+    game would give (all zeros, large values, masks with few or many legal moves), from a
+    policy left in training mode as a trainer leaves it."""
     info = make(name).describe()
     policy, _ = load_policy(shipped_checkpoint(name, kind), info)
     agent = PolicyAgent(policy, info)
