@@ -18,6 +18,7 @@ from card_envs.agents.checkpoint import (
     read_metadata,
 )
 from card_envs.core.env import EnvInfo
+from card_envs.core.extras import require
 
 
 def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
@@ -76,7 +77,8 @@ class PolicyAgent(Agent):
             action, _ = self.policy.predict(vector, action_masks=mask, deterministic=True)
             return int(action)
         # imported here, not at the top: `card-envs --help` imports this module without torch
-        import torch
+        with require("train"):
+            import torch
 
         if module.training:
             module.set_training_mode(False)
