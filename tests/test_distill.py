@@ -69,6 +69,23 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
     assert play_game(env, players, seed=0).steps > 0  # it loads and plays alone
 
 
+def test_a_rating_teacher_gives_its_values_as_targets(tmp_path):
+    seals_ppo = shipped_checkpoint("seals_v0", "ppo")
+    out = tmp_path / "distilled.safetensors"
+    meta = distill(seals_ppo, out, progress=False, teacher="heuristic_value", games=2, epochs=20,
+                   learning_rate=1e-3, temperature=0.05, first_deal=7)  # fmt: skip
+    report = meta["distillation"]
+    assert (report["temperature"], report["first_deal"]) == (0.05, 7)
+    assert report["after"]["teacher_agreement"] > report["before"]["teacher_agreement"]
+
+
+def test_a_temperature_needs_a_teacher_that_rates_its_moves(tmp_path):
+    out = tmp_path / "distilled.safetensors"
+    with pytest.raises(ValueError, match="heuristic rates none of its moves"):
+        distill(SEAMLESS_PPO, out, progress=False, teacher="heuristic", games=1, temperature=0.1)
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(
     ("out", "settings", "error", "message"),
     [
@@ -76,6 +93,8 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
         ("distilled.safetensors", {"gamez": 3}, ValueError, "unknown distillation settings: gamez"),
         ("distilled.safetensors", {"games": 0}, ValueError, "games=0: at least 1"),
         ("distilled.safetensors", {"smoothing": 2.0}, ValueError, "smoothing=2.0: a share"),
+        ("distilled.safetensors", {"temperature": -1.0}, ValueError, "temperature=-1.0: 0 or"),
+        ("distilled.safetensors", {"first_deal": -1}, ValueError, "first_deal=-1: at least 0"),
         ("distilled.safetensors", {"teacher": None}, ValueError, "teacher=None: not of type str"),
     ],
 )

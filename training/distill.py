@@ -2,7 +2,10 @@
 network. The network plays one seat (rotated) against ``--opponent`` in the others; at each of
 its decisions a search agent (``ismcts`` at the game's default budget) says what it would play;
 the network is then fitted to those moves, on the positions its own play reaches (DAgger's
-states, the search's labels).
+states, the search's labels). The teacher may be any agent kind; with ``--temperature`` one that
+rates its moves (Seals' ``heuristic_value``) gives the softmax of its values as the target, as
+the self-play warm start's ``--clone-temperature`` does. A second round starts from the first's
+network, on new deals (``--first-deal``).
 
 Why: a network trained by self-play stops improving once its play is locally consistent, while
 a search from the same positions looks ahead with playouts and wins more (docs/training.md,
@@ -18,6 +21,8 @@ import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from card_envs import make
 from card_envs.agents import make_agent
@@ -45,24 +50,31 @@ class DistillConfig:
     epochs: int = 4
     learning_rate: float = 1e-4
     smoothing: float = 0.1
+    temperature: float = 0.0
+    first_deal: int = DISTILL_SEED
     seed: int = 0
 
     def __post_init__(self) -> None:
         check_types(self)
         at_least(self, 1, "games", "epochs")
-        at_least(self, 0, "seed")
+        at_least(self, 0, "seed", "first_deal")
         shares(self, "smoothing")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate={self.learning_rate!r}: more than 0")
+        if not self.temperature >= 0:
+            raise ValueError(f"temperature={self.temperature!r}: 0 or more")
 
 
 HELP = {
-    "teacher": "the search agent that labels, a budget after a colon allowed",
+    "teacher": "the agent that labels (a search's budget after a colon allowed)",
     "opponent": "who plays the other seats",
     "games": "games labelled (one network seat each)",
     "epochs": "passes of the fit over the labels",
     "learning_rate": "the fit's Adam step size",
     "smoothing": "share of the target spread over the legal moves",
+    "temperature": "above 0, a teacher that rates its moves (Agent.action_values) gives the "
+    "softmax of its values at this temperature as the target, not only its move",
+    "first_deal": "the first game's seed; a second round on new deals starts past the first's",
     "seed": "the fit's batch order",
 }
 
@@ -93,11 +105,17 @@ def distill(
         config.games,
         student=functools.partial(make_agent, str(checkpoint)),
         teacher=config.teacher,
-        first_seed=DISTILL_SEED,
+        first_seed=config.first_deal,
         progress=progress,
         workers=workers,
         others=config.opponent,
+        rated=config.temperature > 0,
     )
+    if config.temperature > 0 and np.isnan(demos.values).all():
+        raise ValueError(
+            f"temperature={config.temperature}: {config.teacher} rates none of its moves "
+            "(Agent.action_values), so there are no values to fit"
+        )
     before = fit_report(policy, demos)
     after = clone(
         policy,
@@ -107,6 +125,7 @@ def distill(
         smoothing=config.smoothing,
         seed=config.seed,
         progress=progress,
+        temperature=config.temperature,
     )
     record = {key: value for key, value in meta.items() if key not in FORMAT_KEYS}
     record["distillation"] = {
