@@ -79,6 +79,15 @@ def test_a_rating_teacher_gives_its_values_as_targets(tmp_path):
     assert report["after"]["teacher_agreement"] > report["before"]["teacher_agreement"]
 
 
+def test_a_second_round_keeps_the_first_rounds_record(tmp_path):
+    first, second = tmp_path / "round1.safetensors", tmp_path / "round2.safetensors"
+    settings = {"teacher": "heuristic", "games": 1, "epochs": 1, "progress": False}
+    one = distill(SEAMLESS_PPO, first, **settings)["distillation"]
+    two = distill(first, second, first_deal=9, **settings)
+    assert two["earlier_distillations"] == [one] and one["source"] == str(SEAMLESS_PPO)
+    assert (two["distillation"]["source"], two["distillation"]["first_deal"]) == (str(first), 9)
+
+
 def test_a_temperature_needs_a_teacher_that_rates_its_moves(tmp_path):
     out = tmp_path / "distilled.safetensors"
     with pytest.raises(ValueError, match="heuristic rates none of its moves"):

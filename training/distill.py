@@ -85,7 +85,7 @@ def distill(
     """Label ``checkpoint``'s own games with the teacher, fit the network to the labels and
     write it to ``out``; returns its JSON, the source's record with a ``distillation`` entry
     (the settings, the labelled rows, the network's agreement with the teacher before and
-    after)."""
+    after) and, from a distilled source, its rounds in ``earlier_distillations``."""
     from card_envs.training.imitation import clone, collect_demonstrations, fit_report  # torch
 
     unknown = set(settings) - {field.name for field in fields(DistillConfig)}
@@ -128,6 +128,11 @@ def distill(
         temperature=config.temperature,
     )
     record = {key: value for key, value in meta.items() if key not in FORMAT_KEYS}
+    if "distillation" in record:  # a later round: the earlier rounds' records stay, in order
+        record["earlier_distillations"] = [
+            *record.get("earlier_distillations", []),
+            record.pop("distillation"),
+        ]
     record["distillation"] = {
         **asdict(config),
         "source": str(checkpoint),
