@@ -75,10 +75,10 @@ SHIPPED_PLAY = {
 # 2026-12-01, after they shipped: a refactor of the encoding, the loader or the heuristics they
 # meet must keep them.
 SHIPPED_PPO_PLAY = {
-    "seals_v0": {  # scores each take by what it leaves, cloned from the teacher's values (issue 50)
-        "game": "8459a099b7a417f8",
-        "games": "665a26fff21bea28",
-        "inputs": "f044b6bb524befa4",
+    "seals_v0": {  # scores each take by what it leaves, then two rounds of distill (issue 50)
+        "game": "3760b62edfe5da79",
+        "games": "901660147672a6cf",
+        "inputs": "98510c16512e8c54",
     },
     "seamless_v0": {  # the network of 2026-12-06 (45 min more with the central critic)
         "game": "a0b2cb0fc5651953",
