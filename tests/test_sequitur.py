@@ -49,11 +49,13 @@ from card_envs.sequitur.rules.words import (
     BLANK,
     DEFAULT_WORDS,
     NO_CHOICE,
+    Q_QU,
     Dictionary,
     Q,
     find_spellings,
     load_dictionary,
     read_word,
+    spellings_reference,
 )
 
 GAME = SequiturGame(2)
@@ -260,6 +262,28 @@ def test_find_spellings_matches_brute_force(rack):
                 if read_word(codes, blank, q) in WORDS:
                     expected.setdefault(key, set()).add((blank, q))
     assert {k: set(v) for k, v in found.items()} == expected
+
+
+def ball_codes(text: str) -> tuple[int, ...]:
+    """Ball codes of ``text``: "Q" the Q ball, "?" the blank, else a letter."""
+    special = {"Q": Q, "?": BLANK}
+    return tuple(special[c] if c in special else ALPHABET.index(c) for c in text)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_every_qu_word_is_found_from_exactly_its_balls(engine):
+    """The Q ball read as qu gives two letters: the search must not prune a word because it is
+    longer than the balls left (JONQUIL from J, O, N, Q, I, L; once missed, so a legal word was
+    masked out and, with the blank, choosing the rack's spelling left no blank letter legal)."""
+    search = find_spellings if engine == "kernel" else spellings_reference
+    words = [w.replace("qu", "Q") for w in WORDS.words if "qu" in w]
+    racks = [ball_codes(w) for w in words if "q" not in w and w.count("Q") == 1 and len(w) <= 10]
+    assert len(racks) > 800
+    for rack in racks:
+        choices = search(rack, WORDS).get((1 << len(rack)) - 1, [])
+        assert (NO_CHOICE, Q_QU) in choices, rack
+    jonquil = search(ball_codes("jo?Qil"), WORDS)
+    assert (1 << 6) - 1 in jonquil and (ALPHABET.index("n"), Q_QU) in jonquil[(1 << 6) - 1]
 
 
 @settings(max_examples=40, deadline=None)

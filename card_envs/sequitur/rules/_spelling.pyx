@@ -48,6 +48,7 @@ cdef struct Walk:
     int codes[MAX_SLOTS]  # ball codes in reading order (Q_BALL for the Q ball)
     int64_t bits[MAX_SLOTS]  # the key bit of each reading position's slot
     uint32_t ahead[MAX_SLOTS + 1]  # letters at reading positions k.. (all for the blank)
+    int room[MAX_SLOTS + 1]  # how many letters positions k.. can give (the Q ball two: qu)
 
 
 cdef inline int32_t enter(const Walk* w, int32_t node, int letter) noexcept nogil:
@@ -87,7 +88,7 @@ cdef int walk(
                 child = enter(w, node, code)
                 if w.end[child]:
                     emit(w, found, kept, blank, q_mode)
-                if w.kids[child] & w.ahead[k + 1] and w.short[child] < w.n - k:
+                if w.kids[child] & w.ahead[k + 1] and w.short[child] <= w.room[k + 1]:
                     walk(w, found, k + 1, child, kept, blank, q_mode)
         else:
             special(w, found, k, code, node, kept, blank, q_mode)
@@ -99,7 +100,7 @@ cdef int special(
 ) except -1:
     """The blank at position ``k`` (each child letter in order) or the Q ball (q, then qu)."""
     cdef uint32_t letters = w.kids[node], after = w.ahead[k + 1]
-    cdef int left = w.n - k, letter
+    cdef int left = w.room[k + 1] + 1, letter
     cdef int32_t child, q_child
     if code == BLANK:
         while letters:
@@ -246,13 +247,14 @@ cdef class LetterTree:
             self.kids, self.end, self.short, self.first, self.child, n
         )
         for direction in range(2):
-            w.ahead[n] = 0
+            w.ahead[n], w.room[n] = 0, 0
             for k in range(n - 1, -1, -1):
                 slot = n - 1 - k if direction else k
                 code = rack[slot]
                 w.codes[k] = Q_BALL if code == Q else code
                 w.bits[k] = (<int64_t>1) << slot
                 w.ahead[k] = w.ahead[k + 1] | (ALL_LETTERS if code == BLANK else 1u << code)
+                w.room[k] = w.room[k + 1] + (2 if code == Q else 1)
             walk(w, found, 0, 0, (<int64_t>direction) << MAX_SLOTS, -1, -1)
         return 0
 

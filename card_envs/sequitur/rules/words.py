@@ -217,7 +217,8 @@ def spellings_reference(
     dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
     of a game's rules, hence flat tuples per position and bit sets: a child is entered only if
     one of its letters is still ahead in the rack (``after``: all letters once a blank is ahead)
-    and a word can end below it within the positions left; one ``steps`` lookup per child.
+    and a word can end below it within the letters left (``left``: one more than the balls
+    ahead can give, two for the Q ball read as qu); one ``steps`` lookup per child.
     """
     if BLANK not in rack and Q not in rack:
         return _plain_spellings(rack, dictionary)
@@ -242,7 +243,7 @@ def spellings_reference(
 
     def special(k: int, code: int, base: int, letters: int, mask: int, blank: int, q_mode: int):
         """The blank at position ``k`` (each child letter) or the Q ball (as q, then qu)."""
-        after, left = tails[k][0][3], n - k
+        after, left = tails[k][0][3], tails[k][0][4]
         if code == BLANK:
             while letters:  # each child letter, in alphabetical order
                 low = letters & -letters
@@ -269,10 +270,11 @@ def spellings_reference(
     for direction in (0, 1):
         slots = list(range(n)) if direction == 0 else list(range(n - 1, -1, -1))
         codes = [Q_BALL if rack[s] == Q else rack[s] for s in slots]
-        ahead = [0] * (n + 1)
+        ahead, room = [0] * (n + 1), [0] * (n + 1)  # letters at positions k.., how many
         for k in range(n - 1, -1, -1):
             ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << rack[slots[k]])
-        row = [(k, codes[k], 1 << slots[k], ahead[k + 1], n - k) for k in range(n)]
+            room[k] = room[k + 1] + (2 if codes[k] == Q_BALL else 1)
+        row = [(k, codes[k], 1 << slots[k], ahead[k + 1], room[k + 1] + 1) for k in range(n)]
         tails[:] = [row[k:] for k in range(n + 1)]
         walk(0, 0, dictionary.root_kids, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
