@@ -22,8 +22,6 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from card_envs import make
 from card_envs.agents import make_agent
 from card_envs.agents.checkpoint import (
@@ -86,7 +84,12 @@ def distill(
     write it to ``out``; returns its JSON, the source's record with a ``distillation`` entry
     (the settings, the labelled rows, the network's agreement with the teacher before and
     after) and, from a distilled source, its rounds in ``earlier_distillations``."""
-    from card_envs.training.imitation import clone, collect_demonstrations, fit_report  # torch
+    from card_envs.training.imitation import (  # torch
+        check_rated,
+        clone,
+        collect_demonstrations,
+        fit_report,
+    )
 
     unknown = set(settings) - {field.name for field in fields(DistillConfig)}
     if unknown:
@@ -111,11 +114,7 @@ def distill(
         others=config.opponent,
         rated=config.temperature > 0,
     )
-    if config.temperature > 0 and np.isnan(demos.values).all():
-        raise ValueError(
-            f"temperature={config.temperature}: {config.teacher} rates none of its moves "
-            "(Agent.action_values), so there are no values to fit"
-        )
+    check_rated(demos, config.temperature, config.teacher, f"temperature={config.temperature}")
     before = fit_report(policy, demos)
     after = clone(
         policy,

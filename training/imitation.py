@@ -200,6 +200,16 @@ def concatenate(parts: list[Demonstrations]) -> Demonstrations:
     )
 
 
+def check_rated(demos: Demonstrations, temperature: float, teacher: str, setting: str) -> None:
+    """A fit at a ``temperature`` above 0 needs the teacher's values: a ``ValueError`` (naming
+    ``setting``, the flag as the user gave it) when it rated none of its moves."""
+    if temperature > 0 and np.isnan(demos.values).all():
+        raise ValueError(
+            f"{setting}: {teacher} rates none of its moves (Agent.action_values), so there are "
+            "no values to fit"
+        )
+
+
 def clone(
     policy,
     demos: Demonstrations,

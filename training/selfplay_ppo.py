@@ -35,7 +35,7 @@ from card_envs.core.extras import require
 from card_envs.training.central_critic import CentralCritic
 from card_envs.training.config import SelfPlayConfig, env_info
 from card_envs.training.dmc import dmc_update
-from card_envs.training.imitation import clone_as_configured, collect_demonstrations
+from card_envs.training.imitation import check_rated, clone_as_configured, collect_demonstrations
 from card_envs.training.runs import (
     ScalarLog,
     evaluations,
@@ -404,11 +404,12 @@ def warm_start(trainer: SelfPlayTrainer, out: Path) -> tuple[dict[str, Any], Bes
         workers=config.collect_workers,  # the collectors idle meanwhile
         rated=config.clone_temperature > 0,
     )
-    if config.clone_temperature > 0 and np.isnan(demos.values).all():
-        raise ValueError(
-            f"--clone-temperature {config.clone_temperature}: {config.warm_start} rates none of "
-            "its moves (Agent.action_values), so there are no values to fit"
-        )
+    check_rated(
+        demos,
+        config.clone_temperature,
+        config.warm_start,
+        f"--clone-temperature {config.clone_temperature}",
+    )
     fit = clone_as_configured(trainer.policy, demos, config, threads=config.collect_workers)
     row = {"rows": len(demos.actions), **fit, **evaluations(trainer.policy, config)}
     print(json_line({"cloned": config.warm_start, **row}), end="", flush=True)
