@@ -73,36 +73,29 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
     assert play_game(env, players, seed=0).steps > 0  # it loads and plays alone
 
 
-def test_a_rating_teacher_gives_its_values_as_targets(tmp_path):
-    """The fit lowers the loss against the softmax of the teacher's values on the labelled
-    rows (agreement alone may not move: the shipped network already plays the best take)."""
-    seals_ppo = shipped_checkpoint("seals_v0", "ppo")
-    out = tmp_path / "distilled.safetensors"
-    meta = distill(seals_ppo, out, progress=False, teacher="heuristic_value", games=2, epochs=20,
-                   learning_rate=1e-3, temperature=0.05, first_deal=7)  # fmt: skip
-    report = meta["distillation"]
-    assert (report["temperature"], report["first_deal"]) == (0.05, 7)
-    student = functools.partial(make_agent, str(seals_ppo))
-    demos = collect_demonstrations("seals_v0", 4, 2, student, "heuristic_value", first_seed=7,
-                                   progress=False, others="heuristic", rated=True)  # fmt: skip
-    assert len(demos.actions) == report["rows"] and not np.isnan(demos.values).all()
-    info = make("seals_v0").describe()
-    before, after = (soft_loss(load_policy(path, info)[0], demos) for path in (seals_ppo, out))
-    assert after < before
-
-
-def test_the_fit_gets_the_teachers_values_and_temperature(tmp_path, monkeypatch):
+def test_a_rating_teacher_gives_its_values_as_targets(tmp_path, monkeypatch):
+    """The fit gets the teacher's values and the temperature, and lowers its loss against their
+    softmax on the labelled rows (agreement alone may not move: the shipped network already
+    plays the best take)."""
     seen: dict = {}
     fit = imitation.clone
 
     def spy(policy, demos, **settings):
-        seen.update(settings, rated=not np.isnan(demos.values).all())
+        seen.update(settings, demos=demos)
         return fit(policy, demos, **settings)
 
     monkeypatch.setattr(imitation, "clone", spy)
-    distill(shipped_checkpoint("seals_v0", "ppo"), tmp_path / "d.safetensors", progress=False,
-            teacher="heuristic_value", games=1, epochs=1, temperature=0.05)  # fmt: skip
-    assert seen["temperature"] == 0.05 and seen["rated"]
+    seals_ppo = shipped_checkpoint("seals_v0", "ppo")
+    out = tmp_path / "distilled.safetensors"
+    meta = distill(seals_ppo, out, progress=False, teacher="heuristic_value", games=2, epochs=20,
+                   learning_rate=1e-3, temperature=0.05, first_deal=7)  # fmt: skip
+    report, demos = meta["distillation"], seen["demos"]
+    assert (report["temperature"], report["first_deal"]) == (0.05, 7)
+    assert seen["temperature"] == 0.05 and not np.isnan(demos.values).all()
+    assert len(demos.actions) == report["rows"]
+    info = make("seals_v0").describe()
+    before, after = (soft_loss(load_policy(path, info)[0], demos) for path in (seals_ppo, out))
+    assert after < before
 
 
 def soft_loss(policy, demos) -> float:
