@@ -100,7 +100,7 @@ cdef int special(
 ) except -1:
     """The blank at position ``k`` (each child letter in order) or the Q ball (q, then qu)."""
     cdef uint32_t letters = w.kids[node], after = w.ahead[k + 1]
-    cdef int left = w.room[k + 1] + 1, letter
+    cdef int room = w.room[k + 1], letter  # letters the balls after ``k`` can give
     cdef int32_t child, q_child
     if code == BLANK:
         while letters:
@@ -109,19 +109,19 @@ cdef int special(
             child = enter(w, node, letter)
             if w.end[child]:
                 emit(w, found, mask, letter, q_mode)
-            if w.kids[child] & after and w.short[child] < left:
+            if w.kids[child] & after and w.short[child] <= room:
                 walk(w, found, k + 1, child, mask, letter, q_mode)
     elif letters >> Q & 1:
         q_child = enter(w, node, Q)
         if w.end[q_child]:
             emit(w, found, mask, blank, Q_PLAIN)
-        if w.kids[q_child] & after and w.short[q_child] < left:
+        if w.kids[q_child] & after and w.short[q_child] <= room:
             walk(w, found, k + 1, q_child, mask, blank, Q_PLAIN)
         if w.kids[q_child] >> U & 1:
             child = enter(w, q_child, U)
             if w.end[child]:
                 emit(w, found, mask, blank, Q_QU)
-            if w.kids[child] & after and w.short[child] < left:
+            if w.kids[child] & after and w.short[child] <= room:
                 walk(w, found, k + 1, child, mask, blank, Q_QU)
     return 0
 
