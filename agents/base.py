@@ -54,6 +54,14 @@ class Agent(ABC):
         so asking changes no move."""
         return None
 
+    def rated_act_at(
+        self, env: CardEnv, observation: dict[str, np.ndarray]
+    ) -> tuple[int, np.ndarray | None]:
+        """``act_at``'s move and ``action_values``' ratings, from one look at the decision: a
+        teacher's label and values for distillation. A search rates its moves only while it
+        searches, so it overrides this rather than ``action_values``."""
+        return self.act_at(env, observation), self.action_values(observation)
+
     def views(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Named views of the observation vector (``views["hand"]`` ...)."""
         return self.info.obs_spec.views(observation["observation"])

@@ -98,12 +98,39 @@ def test_a_rating_teacher_gives_its_values_as_targets(tmp_path, monkeypatch):
     assert after < before
 
 
-def soft_loss(policy, demos) -> float:
-    """The distillation's loss (the teacher's softmax at 0.05 where it rated the moves)."""
+def test_a_search_teacher_gives_its_visit_shares_as_targets(tmp_path, monkeypatch):
+    """At temperature 1 the target is the search's distribution: each row's shares sum to 1
+    over the legal moves, and the fit lowers its loss against them."""
+    seen: dict = {}
+    fit = imitation.clone
+
+    def spy(policy, demos, **settings):
+        seen["demos"] = demos
+        return fit(policy, demos, **settings)
+
+    monkeypatch.setattr(imitation, "clone", spy)
+    out = tmp_path / "distilled.safetensors"
+    distill(SEAMLESS_PPO, out, progress=False, teacher=TEACHER, games=1, epochs=20,
+            learning_rate=1e-3, temperature=1.0)  # fmt: skip
+    demos = seen["demos"]
+    shares = np.exp(np.where(demos.masks, demos.values, -np.inf)).sum(1)
+    np.testing.assert_allclose(shares, 1.0, rtol=1e-5)
+    info = make("seamless_v0").describe()
+    before, after = (
+        soft_loss(load_policy(path, info)[0], demos, 1.0) for path in (SEAMLESS_PPO, out)
+    )
+    assert after < before
+
+
+def soft_loss(policy, demos, temperature: float = 0.05) -> float:
+    """The distillation's loss (the teacher's softmax at ``temperature`` where it rated the
+    moves)."""
     tensors = (torch.from_numpy(a) for a in (demos.observations, demos.actions, demos.returns))
     obs, action, target = tensors
     with torch.no_grad():
-        return float(_loss(policy, obs, demos.masks, action, target, 0.1, demos.values, 0.05))
+        return float(
+            _loss(policy, obs, demos.masks, action, target, 0.1, demos.values, temperature)
+        )
 
 
 def test_a_second_round_keeps_the_first_rounds_record(tmp_path):

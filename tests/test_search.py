@@ -243,6 +243,23 @@ def test_teacher_gives_the_visit_distribution_over_legal_moves():
     assert max(policy, key=policy.get) == agent.act_at(env, env.last()[0])
 
 
+def test_a_search_rates_its_moves_by_the_log_of_their_share():
+    """Softmax at temperature 1 of ``rated_act_at``'s values is the search's distribution; the
+    move is ``act_at``'s; ids off the legal moves are unrated (NaN)."""
+    env = positions("seamless_v0", 4, seed=2)[0]
+    budget = Budget(iterations=60, horizon="round")
+    agent = ISMCTSAgent(env.describe(), seed=0, budget=budget)
+    policy = agent.policy(env)
+    agent.reset(seed=0)
+    move, values = agent.rated_act_at(env, env.last()[0])
+    legal = env.game.legal_actions(env.game_state)
+    assert np.isnan(np.delete(values, legal)).all() and not np.isnan(values[legal]).any()
+    shares = np.exp(values[legal])
+    np.testing.assert_allclose(shares, [policy[action] for action in legal], rtol=1e-6)
+    agent.reset(seed=0)
+    assert move == agent.act_at(env, env.last()[0])
+
+
 def test_budget_is_given_in_the_kind():
     info = make("seals_v0").describe()
     agent = make_agent("pimc:iterations=40,horizon=round,c=1.5", info, seed=0)

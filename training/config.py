@@ -125,7 +125,7 @@ class SelfPlayConfig:
     clone_games: int = 1000  # with a warm start: games of that agent in every seat, cloned
     clone_epochs: int = 8
     clone_smoothing: float = 0.1
-    # 0: clone the warm start's moves; above 0: where it rates its moves (Agent.action_values),
+    # 0: clone the warm start's moves; above 0: where it rates its moves (Agent.rated_act_at),
     # the softmax of its values at this temperature (docs/training.md)
     clone_temperature: float = 0.0
     eval_every: int = 1_000_000

@@ -3,8 +3,9 @@ network. The network plays one seat (rotated) against ``--opponent`` in the othe
 its decisions a search agent (``ismcts`` at the game's default budget) says what it would play;
 the network is then fitted to those moves, on the positions its own play reaches (DAgger's
 states, the search's labels). The teacher may be any agent kind; with ``--temperature`` one that
-rates its moves (Seals' ``heuristic_value``) gives the softmax of its values as the target, as
-the self-play warm start's ``--clone-temperature`` does. A second round starts from the first's
+rates its moves (``Agent.rated_act_at``: a search's visit shares, Seals' ``heuristic_value``)
+gives the softmax of its values as the target, as the self-play warm start's
+``--clone-temperature`` does. A second round starts from the first's
 network, on new deals (``--first-deal``).
 
 Why: a network trained by self-play stops improving once its play is locally consistent, while
@@ -70,8 +71,9 @@ HELP = {
     "epochs": "passes of the fit over the labels",
     "learning_rate": "the fit's Adam step size",
     "smoothing": "share of the target spread over the legal moves",
-    "temperature": "above 0, a teacher that rates its moves (Agent.action_values) gives the "
-    "softmax of its values at this temperature as the target, not only its move",
+    "temperature": "above 0, the target is the softmax of the teacher's values at this "
+    "temperature, not only its move (a search rates by the log of its visit shares, so 1 fits "
+    "its distribution; Seals' heuristic_value by its values)",
     "first_deal": "the first game's seed; a second round on new deals starts past the first's",
     "seed": "the fit's batch order",
 }

@@ -69,11 +69,13 @@ class _Labelled(Agent):
         raise TypeError("a labelling seat asks its teacher through act_at(env, observation)")
 
     def act_at(self, env, observation: dict[str, np.ndarray]) -> int:
-        label = self.teacher.act_at(env, observation)
+        if self.rated:
+            label, values = self.teacher.rated_act_at(env, observation)
+        else:
+            label, values = self.teacher.act_at(env, observation), None
         vector = observation["observation"]
         if self.advised:  # the teacher is the advisor: its move is the advice
             vector = with_advice(vector, label, self.info.num_actions)
-        values = self.teacher.action_values(observation) if self.rated else None
         self.rows.append((vector.copy(), observation["action_mask"], label, self.seat, values))
         return label if self.student is None else self.student.act_at(env, observation)
 
@@ -205,7 +207,7 @@ def check_rated(demos: Demonstrations, temperature: float, teacher: str, setting
     ``setting``, the flag as the user gave it) when it rated none of its moves."""
     if temperature > 0 and np.isnan(demos.values).all():
         raise ValueError(
-            f"{setting}: {teacher} rates none of its moves (Agent.action_values), so there are "
+            f"{setting}: {teacher} rates none of its moves (Agent.rated_act_at), so there are "
             "no values to fit"
         )
 

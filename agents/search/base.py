@@ -159,8 +159,19 @@ class SearchAgent(Agent):
         )
 
     def act_at(self, env: CardEnv, observation: dict[str, np.ndarray]) -> int:
+        return _most_weighted(self.policy(env))
+
+    def rated_act_at(
+        self, env: CardEnv, observation: dict[str, np.ndarray]
+    ) -> tuple[int, np.ndarray]:
+        """The move ``act_at`` plays and, as each legal move's value, the log of its share of
+        the search (minus infinity for a move never tried; NaN off the legal moves): the softmax
+        of these values at temperature 1 is the search's distribution."""
         policy = self.policy(env)
-        return max(policy, key=lambda action: (policy[action], -action))
+        values = np.full(self.info.num_actions, np.nan, np.float32)
+        with np.errstate(divide="ignore"):
+            values[list(policy)] = np.log(np.fromiter(policy.values(), np.float64))
+        return _most_weighted(policy), values
 
     def policy(self, env: CardEnv) -> dict[int, float]:
         """The search's distribution over the acting seat's legal action ids at this decision
@@ -244,3 +255,8 @@ class SearchAgent(Agent):
                 legal = game.legal_actions(state)
                 game.apply(state, legal[int(rng.random() * len(legal))], chance)
         return values(game, state, self._root_scores, gain)
+
+
+def _most_weighted(policy: dict[int, float]) -> int:
+    """The action with the most weight, the lowest id among equals."""
+    return max(policy, key=lambda action: (policy[action], -action))
