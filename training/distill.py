@@ -73,7 +73,7 @@ HELP = {
     "smoothing": "share of the target spread over the legal moves",
     "temperature": "above 0, the target is the softmax of the teacher's values at this "
     "temperature, not only its move (a search rates by the log of its visit shares, so 1 fits "
-    "its distribution; Seals' heuristic_value by its values)",
+    "its distribution)",
     "first_deal": "the first game's seed; a second round on new deals starts past the first's",
     "seed": "the fit's batch order",
 }
