@@ -73,10 +73,9 @@ def test_distillation_moves_the_network_towards_the_teacher(tmp_path):
     assert play_game(env, players, seed=0).steps > 0  # it loads and plays alone
 
 
-def test_a_rating_teacher_gives_its_values_as_targets(tmp_path, monkeypatch):
-    """The fit gets the teacher's values and the temperature, and lowers its loss against their
-    softmax on the labelled rows (agreement alone may not move: the shipped network already
-    plays the best take)."""
+@pytest.fixture
+def fitted(monkeypatch) -> dict:
+    """What ``distill`` passes to the fit: its settings and ``demos``, filled in as it runs."""
     seen: dict = {}
     fit = imitation.clone
 
@@ -85,34 +84,33 @@ def test_a_rating_teacher_gives_its_values_as_targets(tmp_path, monkeypatch):
         return fit(policy, demos, **settings)
 
     monkeypatch.setattr(imitation, "clone", spy)
+    return seen
+
+
+def test_a_rating_teacher_gives_its_values_as_targets(tmp_path, fitted):
+    """The fit gets the teacher's values and the temperature, and lowers its loss against their
+    softmax on the labelled rows (agreement alone may not move: the shipped network already
+    plays the best take)."""
     seals_ppo = shipped_checkpoint("seals_v0", "ppo")
     out = tmp_path / "distilled.safetensors"
     meta = distill(seals_ppo, out, progress=False, teacher="heuristic_value", games=2, epochs=20,
                    learning_rate=1e-3, temperature=0.05, first_deal=7)  # fmt: skip
-    report, demos = meta["distillation"], seen["demos"]
+    report, demos = meta["distillation"], fitted["demos"]
     assert (report["temperature"], report["first_deal"]) == (0.05, 7)
-    assert seen["temperature"] == 0.05 and not np.isnan(demos.values).all()
+    assert fitted["temperature"] == 0.05 and not np.isnan(demos.values).all()
     assert len(demos.actions) == report["rows"]
     info = make("seals_v0").describe()
     before, after = (soft_loss(load_policy(path, info)[0], demos) for path in (seals_ppo, out))
     assert after < before
 
 
-def test_a_search_teacher_gives_its_visit_shares_as_targets(tmp_path, monkeypatch):
+def test_a_search_teacher_gives_its_visit_shares_as_targets(tmp_path, fitted):
     """At temperature 1 the target is the search's distribution: each row's shares sum to 1
     over the legal moves, and the fit lowers its loss against them."""
-    seen: dict = {}
-    fit = imitation.clone
-
-    def spy(policy, demos, **settings):
-        seen["demos"] = demos
-        return fit(policy, demos, **settings)
-
-    monkeypatch.setattr(imitation, "clone", spy)
     out = tmp_path / "distilled.safetensors"
     distill(SEAMLESS_PPO, out, progress=False, teacher=TEACHER, games=1, epochs=20,
             learning_rate=1e-3, temperature=1.0)  # fmt: skip
-    demos = seen["demos"]
+    demos = fitted["demos"]
     shares = np.exp(np.where(demos.masks, demos.values, -np.inf)).sum(1)
     np.testing.assert_allclose(shares, 1.0, rtol=1e-5)
     info = make("seamless_v0").describe()
