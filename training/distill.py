@@ -3,15 +3,14 @@ network. The network plays one seat (rotated) against ``--opponent`` in the othe
 its decisions a search agent (``ismcts`` at the game's default budget) says what it would play;
 the network is then fitted to those moves, on the positions its own play reaches (DAgger's
 states, the search's labels). The teacher may be any agent kind; with ``--temperature`` one that
-rates its moves (``Agent.rated_act_at``: a search's visit shares, Seals' ``heuristic_value``)
-gives the softmax of its values as the target, as the self-play warm start's
-``--clone-temperature`` does. A second round starts from the first's
-network, on new deals (``--first-deal``).
+rates its moves (``Agent.rated_act_at``: a search's visit shares, a heuristic's values) gives
+the softmax of its values as the target, as the self-play warm start's ``--clone-temperature``
+does. A second round starts from the first's network, on new deals (``--first-deal``).
 
 Why: a network trained by self-play stops improving once its play is locally consistent, while
-a search from the same positions looks ahead with playouts and wins more (docs/training.md,
-Distilling search, has Sequitur's figures). The search runs only while training: the distilled
-network still acts on its observation alone.
+a search from the same positions looks ahead with playouts and may win more (docs/training.md,
+Distilling search, has what it gained on each game tried, and why). The search runs only while
+training: the distilled network still acts on its observation alone.
 """
 
 from __future__ import annotations

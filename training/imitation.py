@@ -296,6 +296,7 @@ def _loss(
     if rated is not None:
         worth = torch.from_numpy(rated).gather(1, legal)
         scored = (~worth.isnan() | ~valid).all(1)
+        # a move the teacher never tried (-inf, a search's) becomes the lowest float: share 0
         logits = (worth.nan_to_num(0.0) / temperature).masked_fill(~valid, -torch.inf)
         soft = (logits.softmax(dim=1) * log_probs.where(valid, 0.0)).sum(1)
         fitted = torch.where(scored, soft, fitted)
