@@ -217,8 +217,8 @@ def spellings_reference(
     dictionary's letter tree, so it never leaves the prefixes of real words. It is the hot spot
     of a game's rules, hence flat tuples per position and bit sets: a child is entered only if
     one of its letters is still ahead in the rack (``after``: all letters once a blank is ahead)
-    and a word can end below it within the letters left (``left``: one more than the balls
-    ahead can give, two for the Q ball read as qu); one ``steps`` lookup per child.
+    and a word can end below it within the letters the balls ahead can give (``room``: two for
+    the Q ball read as qu); one ``steps`` lookup per child.
     """
     if BLANK not in rack and Q not in rack:
         return _plain_spellings(rack, dictionary)
@@ -231,19 +231,19 @@ def spellings_reference(
         """Every word through ``node`` (children ``letters``) that goes on with the balls at
         positions ``start..``."""
         base = node * TREE_WIDTH
-        for k, code, bit, after, left in tails[start]:
+        for k, code, bit, after, room in tails[start]:
             if letters >> code & 1:
                 child, end, kids, short = steps[base + code]
                 if end:
                     found.setdefault(mask | bit, []).append((blank, q_mode))
-                if kids & after and short < left:
+                if kids & after and short <= room:
                     walk(k + 1, child, kids, mask | bit, blank, q_mode)
             elif code > Z:
                 special(k, code, base, letters, mask | bit, blank, q_mode)
 
     def special(k: int, code: int, base: int, letters: int, mask: int, blank: int, q_mode: int):
         """The blank at position ``k`` (each child letter) or the Q ball (as q, then qu)."""
-        after, left = tails[k][0][3], tails[k][0][4]
+        after, room = tails[k][0][3], tails[k][0][4]
         if code == BLANK:
             while letters:  # each child letter, in alphabetical order
                 low = letters & -letters
@@ -252,19 +252,19 @@ def spellings_reference(
                 child, end, kids, short = steps[base + letter]
                 if end:
                     found.setdefault(mask, []).append((letter, q_mode))
-                if kids & after and short < left:
+                if kids & after and short <= room:
                     walk(k + 1, child, kids, mask, letter, q_mode)
         elif letters >> Q & 1:
             q_child, end, kids, short = steps[base + Q]
             if end:
                 found.setdefault(mask, []).append((blank, Q_PLAIN))
-            if kids & after and short < left:
+            if kids & after and short <= room:
                 walk(k + 1, q_child, kids, mask, blank, Q_PLAIN)
             if kids >> U & 1:
                 child, end, kids, short = steps[q_child * TREE_WIDTH + U]
                 if end:
                     found.setdefault(mask, []).append((blank, Q_QU))
-                if kids & after and short < left:
+                if kids & after and short <= room:
                     walk(k + 1, child, kids, mask, blank, Q_QU)
 
     for direction in (0, 1):
@@ -274,7 +274,7 @@ def spellings_reference(
         for k in range(n - 1, -1, -1):
             ahead[k] = ahead[k + 1] | (ALL_LETTERS if codes[k] == BLANK else 1 << rack[slots[k]])
             room[k] = room[k + 1] + (2 if codes[k] == Q_BALL else 1)
-        row = [(k, codes[k], 1 << slots[k], ahead[k + 1], room[k + 1] + 1) for k in range(n)]
+        row = [(k, codes[k], 1 << slots[k], ahead[k + 1], room[k + 1]) for k in range(n)]
         tails[:] = [row[k:] for k in range(n + 1)]
         walk(0, 0, dictionary.root_kids, direction << MAX_SLOTS, NO_CHOICE, NO_CHOICE)
     return found
