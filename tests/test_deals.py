@@ -390,6 +390,7 @@ def test_artifact_pool_of_the_wrong_type_is_a_value_error(pool):
 # Values each option accepts among the probes below (every other probe is refused).
 ACCEPTED = {
     ("seamless_v0", "target_score"): [10**9],  # a score target sizes nothing
+    ("seamless_v1", "target_score"): [10**9],
     ("sequitur_v0", "dictionary"): [None],
     ("sequitur_v0", "goals"): [None],
     ("sequitur_v1", "dictionary"): [None],

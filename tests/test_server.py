@@ -30,6 +30,7 @@ from card_envs.server.views import seat_view
 # Short games: one per env, a person in seat 0 and agents elsewhere.
 SHORT = {
     "seamless_v0": ({"max_rounds": 1}, ["human", "heuristic", "random", "heuristic"]),
+    "seamless_v1": ({"max_rounds": 1}, ["human", "heuristic", "random", "heuristic"]),
     "seers_catalog_v0": ({"num_rounds": 1}, ["human", "heuristic"]),
     "seals_v0": ({}, ["human", "heuristic"]),
     "unfortunate_events_v0": ({}, ["human", "heuristic_outs"]),

@@ -19,6 +19,7 @@ from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
+from card_envs.seamless.rules.hidden import PlayHistory
 
 if TYPE_CHECKING:
     from card_envs.seamless._encoding import Observer
@@ -175,6 +176,74 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
             )
             for seat in range(n)
         ]
+
+
+class SeamlessEncodingV1(SeamlessEncoding):
+    """``seamless_v1``: version 0's vector followed by what a player with perfect memory knows
+    of this round's plays and version 0 does not show: who played each card (``played_by``) and
+    the suits each seat has shown it holds none of (``voids``, the constraint the search keeps
+    when it deals the unseen cards)."""
+
+    def build_spec(self) -> ObsSpec:
+        n = self.game.num_players
+        history = [
+            Piece("played_by", (n, DECK_SIZE), "cards each relative seat played this round"),
+            Piece(
+                "voids",
+                (n, NUM_SUITS),
+                "suits each relative seat has shown it holds none of this round (it did not "
+                "follow them)",
+            ),
+        ]
+        return ObsSpec([*super().build_spec().pieces, *history])
+
+    def __init__(self, game: SeamlessGame):
+        super().__init__(game)
+        n = game.num_players
+        # The round's plays as last read, and the two pieces by absolute seat: a round only adds
+        # plays, so an observation reads just the plays made since the last one.
+        self._history = PlayHistory(n, game.trick_one_trump_lead)
+        self._played_by = np.zeros((n, DECK_SIZE), OBS_DTYPE)
+        self._voids = np.zeros((n, NUM_SUITS), OBS_DTYPE)
+        self._played_by_at = self.spec.offsets["played_by"]
+        self._voids_at = self.spec.offsets["voids"]
+
+    def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
+        """Version 0's entries, then this round's plays by seat and the voids they show."""
+        super().write(state, seat, out)
+        self._write_history(state, seat, out)
+
+    def observe(self, state: SeamlessState, seat: int) -> np.ndarray:
+        vector = super().observe(state, seat)
+        if self._observer is not None:  # the compiled writer wrote version 0's pieces only
+            self._write_history(state, seat, cast("memoryview[float]", vector.data))
+        return vector
+
+    def _write_history(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
+        """Both pieces: the absolute seats' entries, brought up to date, rotated so that the
+        observer's come first (two slices a piece)."""
+        history, played_by, voids = self._history, self._played_by, self._voids
+        start = history.update(state)
+        if start == 0:
+            played_by.fill(0)
+            voids.fill(0)
+        if start < len(history.played):
+            for k in range(start, len(history.played)):
+                played_by[history.seats[k], history.played[k]] = 1.0
+            for player, suits in enumerate(history.voids):
+                for suit in suits:
+                    voids[player, suit] = 1.0
+        for piece, at in ((played_by, self._played_by_at), (voids, self._voids_at)):
+            flat = cast("memoryview[float]", piece.data).cast("B").cast("f")
+            split, size = seat * piece.shape[1], piece.size
+            out[at : at + size - split] = flat[split:]
+            out[at + size - split : at + size] = flat[:split]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the history read so far: a copy starts its own."""
+        state = super().__getstate__()
+        state["_history"] = PlayHistory(self.game.num_players, self.game.trick_one_trump_lead)
+        return state
 
 
 @dataclass(frozen=True)

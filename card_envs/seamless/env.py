@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from card_envs.core.env import CardEnv
-from card_envs.seamless.encoding import SeamlessEncoding
+from card_envs.seamless.encoding import SeamlessEncoding, SeamlessEncodingV1
 from card_envs.seamless.rules import SeamlessGame
 from card_envs.seamless.rules.scoring import MAX_ROUND_POINTS
 
@@ -33,3 +33,16 @@ def env(**options: Any) -> raw_env:
     """The environment. It needs no PettingZoo wrappers: the base enforces order and checks
     every action (type, range, legality) with clear errors."""
     return raw_env(**options)
+
+
+class raw_env_v1(raw_env):
+    """Seamless, version 1: version 0's game, options, rewards and action ids, with this round's
+    plays by seat and the voids they show appended to the observation (docs/seamless_v1.md)."""
+
+    encoding_class = SeamlessEncodingV1
+    metadata: ClassVar[dict[str, Any]] = {**raw_env.metadata, "name": "seamless_v1", "version": 1}
+
+
+def env_v1(**options: Any) -> raw_env_v1:
+    """Version 1's environment (as :func:`env`)."""
+    return raw_env_v1(**options)

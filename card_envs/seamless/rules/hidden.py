@@ -8,8 +8,51 @@ from itertools import combinations
 
 import numpy as np
 
-from card_envs.seamless.rules.cards import NUM_RANKS, NUM_SUITS, trick_winner_index
+from card_envs.seamless.rules.cards import EMPTY, NUM_RANKS, NUM_SUITS, trick_winner_index
 from card_envs.seamless.rules.state import SeamlessState
+
+
+class PlayHistory:
+    """This round's plays by seat and the voids they show, kept up with a round play by play:
+    :meth:`update` reads only the plays it has not seen (all of them in a new round)."""
+
+    def __init__(self, num_players: int, trump_lead_rule: str):
+        self.num_players, self.trump_lead_rule = num_players, trump_lead_rule
+        self.round: tuple[int, int] = (EMPTY, EMPTY)  # the dealer and trump it was read in
+        self.played: list[int] = []
+        self.seats: list[int] = []  # the seat that played each card of ``played``
+        self.voids: list[set[int]] = [set() for _ in range(num_players)]
+
+    def update(self, state: SeamlessState) -> int:
+        """Catch up with ``state``'s round; the index of its first play new to this history
+        (0 when the history started again: a new round, another game)."""
+        played, seen = state.played, self.played
+        if (state.dealer, state.trump) != self.round or played[: len(seen)] != seen:
+            self.__init__(self.num_players, self.trump_lead_rule)  # type: ignore[misc]
+            self.round = (state.dealer, state.trump)
+        start = len(self.played)
+        for card in played[start:]:
+            self._add(card, state.dealer, state.trump)
+        return start
+
+    def _add(self, card: int, dealer: int, trump: int) -> None:
+        """One more play: its seat (the dealer's left leads trick 1, each trick's winner the
+        next) and the void it shows, if any."""
+        n, played, seats = self.num_players, self.played, self.seats
+        k, place = len(played), len(played) % n
+        if k == 0:
+            seat = (dealer + 1) % n
+        elif place == 0:
+            seat = (seats[k - n] + trick_winner_index(played[k - n :], trump)) % n
+        else:
+            seat = (seats[k - place] + place) % n
+        lead = card // NUM_RANKS if place == 0 else played[k - place] // NUM_RANKS
+        if card // NUM_RANKS != lead:
+            self.voids[seat].add(lead)
+        if k == 0 and lead == trump and self.trump_lead_rule == "no_other_suit":
+            self.voids[seat] |= set(range(NUM_SUITS)) - {trump}
+        played.append(card)
+        seats.append(seat)
 
 
 def shown_voids(state: SeamlessState, num_players: int, trump_lead_rule: str) -> list[set[int]]:
@@ -17,19 +60,9 @@ def shown_voids(state: SeamlessState, num_players: int, trump_lead_rule: str) ->
     trump lead to trick 1 shows a hand of trumps only (rule ``"no_other_suit"``) or, under
     ``"void_in_a_suit"``, a void in some other suit: one the leader has not played, chosen
     later by the deal (see :func:`lead_void_suits`)."""
-    voids: list[set[int]] = [set() for _ in range(num_players)]
-    leader = (state.dealer + 1) % num_players
-    for start in range(0, len(state.played), num_players):
-        trick = state.played[start : start + num_players]
-        lead = trick[0] // NUM_RANKS
-        for i, card in enumerate(trick):
-            if card // NUM_RANKS != lead:
-                voids[(leader + i) % num_players].add(lead)
-        if start == 0 and lead == state.trump and trump_lead_rule == "no_other_suit":
-            voids[leader] |= set(range(NUM_SUITS)) - {state.trump}
-        if len(trick) == num_players:
-            leader = (leader + trick_winner_index(trick, state.trump)) % num_players
-    return voids
+    history = PlayHistory(num_players, trump_lead_rule)
+    history.update(state)
+    return history.voids
 
 
 def lead_void_suits(state: SeamlessState, num_players: int) -> tuple[int, list[int]] | None:
@@ -37,17 +70,11 @@ def lead_void_suits(state: SeamlessState, num_players: int) -> tuple[int, list[i
     may have been void in (none of them played by it this round), or None."""
     if not state.played or state.played[0] // NUM_RANKS != state.trump:
         return None
-    leader = (state.dealer + 1) % num_players
-    leaders = [leader]
-    for start in range(0, len(state.played) - num_players, num_players):
-        trick = state.played[start : start + num_players]
-        leaders.append((leaders[-1] + trick_winner_index(trick, state.trump)) % num_players)
-    played = {
-        card // NUM_RANKS
-        for t, first in enumerate(leaders)
-        for i, card in enumerate(state.played[t * num_players : (t + 1) * num_players])
-        if (first + i) % num_players == leader
-    }
+    history = PlayHistory(num_players, "void_in_a_suit")
+    history.update(state)
+    seats = history.seats
+    leader = seats[0]
+    played = {card // NUM_RANKS for card, p in zip(state.played, seats, strict=True) if p == leader}
     return leader, [s for s in range(NUM_SUITS) if s != state.trump and s not in played]
 
 
