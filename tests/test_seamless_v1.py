@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_seamless import BY_SUIT, deal_from
 
-from card_envs import seamless_v0, seamless_v1
+from card_envs import seamless_v0, seamless_v1, vector
 from card_envs.agents.match import decisions
 from card_envs.core.cards import parse_card
 from card_envs.seamless.encoding import SeamlessEncoding
@@ -112,7 +112,7 @@ def test_the_compiled_writer_and_a_copied_encoding_write_the_reference():
     state = env.unwrapped.game_state
     expected = np.zeros(encoding.spec.size, np.float32)
     SeamlessEncoding.write_reference(encoding, state, 2, expected.data)
-    encoding._write_history(state, 2, expected.data)
+    encoding._write_history(state, 2, expected.data)  # the history, as observe writes it
     assert np.array_equal(encoding.observe(state, 2), expected)
     later = copy.deepcopy(state)
     for _ in range(6):
@@ -136,3 +136,17 @@ def test_the_pieces_hold_no_hidden_card():
     redealt = game.resample_hidden(copy.deepcopy(state), 0, np.random.default_rng(9))
     assert redealt.hands[1:] != state.hands[1:]
     assert np.array_equal(env.unwrapped.encoding.observe(redealt, 0), before)
+
+
+def test_a_vector_env_keeps_each_tables_round_apart():
+    """Tables stepped in turn through one encoding: each row holds its own table's plays."""
+    venv = vector.make("seamless_v1", 3, seed=4, max_rounds=1)
+    venv.reset()
+    spec, rng = venv.encoding.spec, np.random.default_rng(4)
+    for _ in range(150):
+        venv.step(vector.random_actions(venv.masks, rng))
+        for i in range(3):
+            views = spec.views(venv.observations[i])
+            played_by, voids = by_hand(venv.states[i], int(venv.current_player[i]))
+            assert np.array_equal(views["played_by"], played_by)
+            assert np.array_equal(views["voids"], voids)
