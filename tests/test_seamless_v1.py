@@ -100,9 +100,51 @@ def test_every_seat_sees_the_plays_and_voids_worked_out_by_hand(rule):
             env.step(None if terminated or truncated else int(rng.choice(legal)))
 
 
-def test_the_compiled_writer_and_a_copied_encoding_write_the_reference():
-    """The compiled writer knows version 0's pieces only: the history is written after it, and
-    a copy (a search agent's, a pickle) starts its own history, never a stale one."""
+@pytest.mark.parametrize("rule", ["no_other_suit", "void_in_a_suit"])
+def test_the_compiled_writer_writes_the_reference(rule):
+    """Every seat's vector at every step of random games: the compiled writers' (version 0's
+    pieces, then the history) against the references, entry for entry."""
+    env = seamless_v1.env(trick_one_trump_lead=rule, max_rounds=1)
+    encoding = env.unwrapped.encoding
+    if encoding._observer is None:
+        pytest.skip("the compiled writer is not built")
+    rng = np.random.default_rng(8)
+    for seed in range(4):
+        env.reset(seed=seed)
+        for _, seen in decisions(env):
+            state = env.unwrapped.game_state
+            for seat in range(4):
+                expected = np.zeros(encoding.spec.size, np.float32)
+                SeamlessEncoding.write_reference(encoding, state, seat, expected.data)
+                encoding.write_history_reference(state, seat, expected.data)
+                assert np.array_equal(encoding.observe(state, seat), expected)
+                row = np.zeros(encoding.spec.size, np.float32)
+                encoding.write(state, seat, row.data)
+                assert np.array_equal(row, expected)
+            env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
+
+
+def test_the_compiled_history_refuses_a_bad_state_or_vector():
+    """A card code out of range, or pieces that do not fit, are a ValueError, never a write
+    outside the vector."""
+    env = seamless_v1.env()
+    env.reset(seed=1)
+    encoding, state = env.unwrapped.encoding, env.unwrapped.game_state
+    observer = encoding._observer
+    if observer is None:
+        pytest.skip("the compiled writer is not built")
+    at = encoding.spec.offsets
+    with pytest.raises(ValueError, match="do not fit"):
+        observer.write_history(state, 0, np.zeros(700, np.float32), at["played_by"], 0, True)
+    broken = copy.deepcopy(state)
+    broken.played = [3, 99]
+    row = np.zeros(encoding.spec.size, np.float32)
+    with pytest.raises(ValueError, match="card code 99"):
+        observer.write_history(broken, 0, row, at["played_by"], at["voids"], True)
+
+
+def test_a_copied_encoding_observes_as_the_original():
+    """A copy (a search agent's, a pickle) writes the same vectors."""
     env = seamless_v1.env()
     env.reset(seed=11)
     encoding, game = env.unwrapped.encoding, env.unwrapped.game
@@ -110,14 +152,9 @@ def test_the_compiled_writer_and_a_copied_encoding_write_the_reference():
     for _ in range(30):
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
     state = env.unwrapped.game_state
-    expected = np.zeros(encoding.spec.size, np.float32)
-    SeamlessEncoding.write_reference(encoding, state, 2, expected.data)
-    encoding._write_history(state, 2, expected.data)  # the history, as observe writes it
-    assert np.array_equal(encoding.observe(state, 2), expected)
     later = copy.deepcopy(state)
     for _ in range(6):
-        action = int(rng.choice(np.flatnonzero(game.legal_mask(later))))
-        game.apply(later, action, rng)
+        game.apply(later, int(rng.choice(np.flatnonzero(game.legal_mask(later)))), rng)
     for clone in (copy.deepcopy(encoding), pickle.loads(pickle.dumps(encoding))):
         for seat in range(4):
             assert np.array_equal(clone.observe(later, seat), encoding.observe(later, seat))

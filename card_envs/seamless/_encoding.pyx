@@ -26,6 +26,7 @@ from card_envs.seamless.rules.state import CLAIM
 
 cdef enum:
     MAXP = 8  # seats (4) and then some
+    C_DECK_MAX = 52  # cards a round can play
 
 cdef int C_DECK = DECK_SIZE
 cdef int C_RANKS = NUM_RANKS
@@ -101,6 +102,66 @@ cdef class Observer:
             self._write(state, seat, <float*>view.buf)
         finally:
             PyBuffer_Release(&view)
+
+    def write_history(
+        self, state, int seat, out, int played_by, int voids, bint trump_lead_shows_trumps
+    ) -> None:
+        """Set ``seamless_v1``'s two pieces, starting at ``played_by`` and ``voids``, in the
+        zeroed float32 vector ``out``: who played each card of this round and the suits each
+        seat has shown it lacks, seat-relative, as :class:`PlayHistory` reads them (the
+        reference). ``trump_lead_shows_trumps``: the ruling's trick-1 trump lead shows a hand of
+        trumps only."""
+        checked(seat, self.n, "seat")
+        cdef Py_buffer view
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        try:
+            if view.format is NULL or view.format[0] != b"f":
+                raise ValueError("out must be float32")
+            if not (0 <= played_by and played_by + self.n * C_DECK <= view.len // 4
+                    and 0 <= voids and voids + self.n * C_SUITS <= view.len // 4):
+                raise ValueError(f"the pieces do not fit in {view.len // 4} entries")
+            self._write_history(state, seat, <float*>view.buf + played_by,
+                                <float*>view.buf + voids, trump_lead_shows_trumps)
+        finally:
+            PyBuffer_Release(&view)
+
+    cdef int _write_history(
+        self, state, int seat, float* played_by, float* voids, bint trump_lead_shows_trumps
+    ) except -1:
+        cdef int n = self.n, start, k, end, place, best, suit, lead, relative, other
+        cdef int trump = checked(state.trump, C_SUITS, "trump suit")
+        cdef int leader = (checked(state.dealer, n, "dealer") + 1) % n
+        cdef list played = state.played
+        cdef int count = len(played)
+        cdef int cards[C_DECK_MAX]
+        if count > C_DECK:
+            raise ValueError(f"{count} cards played in a round of {C_DECK}")
+        for k in range(count):
+            cards[k] = checked(played[k], C_DECK, "card code")
+        for start in range(0, count, n):
+            end = min(start + n, count)
+            lead = cards[start] // C_RANKS
+            best = start
+            for k in range(start, end):
+                relative = (leader + k - start - seat + 2 * n) % n
+                played_by[relative * C_DECK + cards[k]] = 1.0
+                suit = cards[k] // C_RANKS
+                if suit != lead:
+                    voids[relative * C_SUITS + lead] = 1.0
+                if k > start:  # the trick's best card so far (cards.trick_winner_index)
+                    if suit == cards[best] // C_RANKS:
+                        if cards[k] > cards[best]:
+                            best = k
+                    elif suit == trump or (cards[best] // C_RANKS != trump and suit == lead):
+                        best = k
+            if start == 0 and lead == trump and trump_lead_shows_trumps:
+                relative = (leader - seat + n) % n
+                for other in range(C_SUITS):
+                    if other != trump:
+                        voids[relative * C_SUITS + other] = 1.0
+            if end - start == n:
+                leader = (leader + best - start) % n
+        return 0
 
     cdef int _write(self, state, int seat, float* out) except -1:
         cdef int n = self.n, p, i, leader, rank, suit

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from card_envs.seamless._encoding import Observer
 
 
-CACHE_LIMIT = 4096  # tables whose rounds an encoding remembers (a vector env's, a search's)
-
 OBSERVER: type[Observer] | None = compiled("card_envs.seamless._encoding", "Observer")
 
 
@@ -201,13 +199,9 @@ class SeamlessEncodingV1(SeamlessEncoding):
 
     def __init__(self, game: SeamlessGame):
         super().__init__(game)
-        # Each table's round as last read, by the id of its state: a round only adds plays, so
-        # an observation reads just those made since the last one at that table (a vector env
-        # steps many). An id reused by another state only costs a fresh read: the history
-        # checks that the round it holds is the state's.
-        self._rounds: dict[int, RoundPlays] = {}
         self._played_by_at = self.spec.offsets["played_by"]
         self._voids_at = self.spec.offsets["voids"]
+        self._trump_lead_shows_trumps = game.trick_one_trump_lead == "no_other_suit"
 
     def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
         """Version 0's entries, then this round's plays by seat and the voids they show."""
@@ -216,56 +210,37 @@ class SeamlessEncodingV1(SeamlessEncoding):
 
     def observe(self, state: SeamlessState, seat: int) -> np.ndarray:
         vector = super().observe(state, seat)
-        if self._observer is not None:  # the compiled writer wrote version 0's pieces only
+        if self._observer is not None:  # the compiled writer's vector has version 0's pieces
             self._write_history(state, seat, cast("memoryview[float]", vector.data))
         return vector
 
     def _write_history(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
-        """Both pieces by absolute seat, brought up to date, then rotated so that the
-        observer's come first (two slices a piece)."""
-        plays = self._rounds.get(id(state))
-        if plays is None:
-            if len(self._rounds) >= CACHE_LIMIT:
-                self._rounds.clear()
-            game = self.game
-            plays = self._rounds[id(state)] = RoundPlays(
-                game.num_players, game.trick_one_trump_lead
+        observer = self._observer
+        if observer is None:
+            self.write_history_reference(state, seat, out)
+        else:
+            observer.write_history(
+                state,
+                seat,
+                out,
+                self._played_by_at,
+                self._voids_at,
+                self._trump_lead_shows_trumps,
             )
-        plays.update(state)
-        for piece, at in ((plays.played_by, self._played_by_at), (plays.voids, self._voids_at)):
-            flat = cast("memoryview[float]", piece.data).cast("B").cast("f")
-            split, size = seat * piece.shape[1], piece.size
-            out[at : at + size - split] = flat[split:]
-            out[at + size - split : at + size] = flat[:split]
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Without the rounds read so far: a copy's states have other ids."""
-        state = super().__getstate__()
-        state["_rounds"] = {}
-        return state
-
-
-class RoundPlays:
-    """One table's :class:`PlayHistory` and the two pieces by absolute seat."""
-
-    def __init__(self, num_players: int, trump_lead_rule: str):
-        self.history = PlayHistory(num_players, trump_lead_rule)
-        self.played_by = np.zeros((num_players, DECK_SIZE), OBS_DTYPE)
-        self.voids = np.zeros((num_players, NUM_SUITS), OBS_DTYPE)
-
-    def update(self, state: SeamlessState) -> None:
-        """Read the plays made since the last update (all of them in a new round)."""
-        history = self.history
-        start = history.update(state)
-        if start == 0:
-            self.played_by.fill(0)
-            self.voids.fill(0)
-        if start < len(history.played):
-            for k in range(start, len(history.played)):
-                self.played_by[history.seats[k], history.played[k]] = 1.0
-            for player, suits in enumerate(history.voids):
-                for suit in suits:
-                    self.voids[player, suit] = 1.0
+    def write_history_reference(
+        self, state: SeamlessState, seat: int, out: memoryview[float]
+    ) -> None:
+        """The two pieces from the rules' :class:`PlayHistory`: the compiled writer's spec and
+        fallback."""
+        n = self.game.num_players
+        history = PlayHistory(n, self.game.trick_one_trump_lead)
+        history.update(state)
+        for card, player in zip(history.played, history.seats, strict=True):
+            out[self._played_by_at + (player - seat) % n * DECK_SIZE + card] = 1.0
+        for player, suits in enumerate(history.voids):
+            for suit in suits:
+                out[self._voids_at + (player - seat) % n * NUM_SUITS + suit] = 1.0
 
 
 @dataclass(frozen=True)
