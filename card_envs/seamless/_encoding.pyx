@@ -108,7 +108,7 @@ cdef class Observer:
     ) -> None:
         """Set ``seamless_v1``'s two pieces, starting at ``played_by`` and ``voids``, in the
         zeroed float32 vector ``out``: who played each card of this round and the suits each
-        seat has shown it lacks, seat-relative, as :class:`PlayHistory` reads them (the
+        seat has shown it lacks, seat-relative, as the rules' ``round_plays`` reads them (the
         reference). ``trump_lead_shows_trumps``: the ruling's trick-1 trump lead shows a hand of
         trumps only."""
         checked(seat, self.n, "seat")

@@ -19,7 +19,7 @@ from card_envs.core.kernels import compiled
 from card_envs.core.spec import OBS_DTYPE, ObsSpec, Piece
 from card_envs.seamless.rules import CLAIM, SeamlessGame, SeamlessState
 from card_envs.seamless.rules.cards import EMPTY, TRICKS_PER_ROUND
-from card_envs.seamless.rules.hidden import PlayHistory
+from card_envs.seamless.rules.hidden import round_plays
 
 if TYPE_CHECKING:
     from card_envs.seamless._encoding import Observer
@@ -231,14 +231,13 @@ class SeamlessEncodingV1(SeamlessEncoding):
     def write_history_reference(
         self, state: SeamlessState, seat: int, out: memoryview[float]
     ) -> None:
-        """The two pieces from the rules' :class:`PlayHistory`: the compiled writer's spec and
+        """The two pieces from the rules' :func:`round_plays`: the compiled writer's spec and
         fallback."""
         n = self.game.num_players
-        history = PlayHistory(n, self.game.trick_one_trump_lead)
-        history.update(state)
-        for card, player in zip(history.played, history.seats, strict=True):
+        seats, voids = round_plays(state, n, self.game.trick_one_trump_lead)
+        for card, player in zip(state.played, seats, strict=True):
             out[self._played_by_at + (player - seat) % n * DECK_SIZE + card] = 1.0
-        for player, suits in enumerate(history.voids):
+        for player, suits in enumerate(voids):
             for suit in suits:
                 out[self._voids_at + (player - seat) % n * NUM_SUITS + suit] = 1.0
 

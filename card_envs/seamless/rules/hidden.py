@@ -1,6 +1,7 @@
-"""What every seat knows about the hands it cannot see, and deals consistent with it: the
-voids shown this round (a seat that did not follow the led suit holds none of it; a trump lead
-to trick 1 shows the leader's hand), which :meth:`SeamlessGame.resample_hidden` keeps."""
+"""What every seat knows about the hands it cannot see, and deals consistent with it: who
+played each card this round and the voids that shows (a seat that did not follow the led suit
+holds none of it; a trump lead to trick 1 shows the leader's hand), which
+:meth:`SeamlessGame.resample_hidden` keeps."""
 
 from __future__ import annotations
 
@@ -8,61 +9,42 @@ from itertools import combinations
 
 import numpy as np
 
-from card_envs.seamless.rules.cards import EMPTY, NUM_RANKS, NUM_SUITS, trick_winner_index
+from card_envs.seamless.rules.cards import NUM_RANKS, NUM_SUITS, trick_winner_index
 from card_envs.seamless.rules.state import SeamlessState
 
 
-class PlayHistory:
-    """This round's plays by seat and the voids they show, kept up with a round play by play:
-    :meth:`update` reads only the plays it has not seen (all of them in a new round)."""
-
-    def __init__(self, num_players: int, trump_lead_rule: str):
-        self.num_players, self.trump_lead_rule = num_players, trump_lead_rule
-        self.round: tuple[int, int] = (EMPTY, EMPTY)  # the dealer and trump it was read in
-        self.played: list[int] = []
-        self.seats: list[int] = []  # the seat that played each card of ``played``
-        self.voids: list[set[int]] = [set() for _ in range(num_players)]
-
-    def update(self, state: SeamlessState) -> int:
-        """Catch up with ``state``'s round; the index of its first play new to this history
-        (0 when the history started again: a new round, another game)."""
-        played, seen = state.played, self.played
-        if (state.dealer, state.trump) != self.round or played[: len(seen)] != seen:
-            self.__init__(self.num_players, self.trump_lead_rule)  # type: ignore[misc]
-            self.round = (state.dealer, state.trump)
-        start = len(self.played)
-        for card in played[start:]:
-            self._add(card, state.dealer, state.trump)
-        return start
-
-    def _add(self, card: int, dealer: int, trump: int) -> None:
-        """One more play: its seat (the dealer's left leads trick 1, each trick's winner the
-        next) and the void it shows, if any."""
-        n, played, seats = self.num_players, self.played, self.seats
-        k, place = len(played), len(played) % n
-        if k == 0:
-            seat = (dealer + 1) % n
-        elif place == 0:
-            seat = (seats[k - n] + trick_winner_index(played[k - n :], trump)) % n
-        else:
-            seat = (seats[k - place] + place) % n
-        lead = card // NUM_RANKS if place == 0 else played[k - place] // NUM_RANKS
-        if card // NUM_RANKS != lead:
-            self.voids[seat].add(lead)
-        if k == 0 and lead == trump and self.trump_lead_rule == "no_other_suit":
-            self.voids[seat] |= set(range(NUM_SUITS)) - {trump}
-        played.append(card)
-        seats.append(seat)
-
-
-def shown_voids(state: SeamlessState, num_players: int, trump_lead_rule: str) -> list[set[int]]:
-    """The suits each seat has shown it holds none of, from this round's plays in order. A
+def round_plays(
+    state: SeamlessState, num_players: int, trump_lead_rule: str
+) -> tuple[list[int], list[set[int]]]:
+    """This round's plays read in order: the seat that played each card of ``state.played``
+    (the dealer's left leads trick 1, each trick's winner the next), and the suits each seat
+    has shown it holds none of. A seat that does not follow the led suit shows it lacks it. A
     trump lead to trick 1 shows a hand of trumps only (rule ``"no_other_suit"``) or, under
     ``"void_in_a_suit"``, a void in some other suit: one the leader has not played, chosen
     later by the deal (see :func:`lead_void_suits`)."""
-    history = PlayHistory(num_players, trump_lead_rule)
-    history.update(state)
-    return history.voids
+    n, played, trump = num_players, state.played, state.trump
+    seats: list[int] = []
+    voids: list[set[int]] = [set() for _ in range(n)]
+    for k, card in enumerate(played):
+        place = k % n
+        if k == 0:
+            seat = (state.dealer + 1) % n
+        elif place == 0:
+            seat = (seats[k - n] + trick_winner_index(played[k - n : k], trump)) % n
+        else:
+            seat = (seats[k - place] + place) % n
+        lead = played[k - place] // NUM_RANKS
+        if card // NUM_RANKS != lead:
+            voids[seat].add(lead)
+        if k == 0 and lead == trump and trump_lead_rule == "no_other_suit":
+            voids[seat] |= set(range(NUM_SUITS)) - {trump}
+        seats.append(seat)
+    return seats, voids
+
+
+def shown_voids(state: SeamlessState, num_players: int, trump_lead_rule: str) -> list[set[int]]:
+    """The suits each seat has shown it holds none of this round (:func:`round_plays`)."""
+    return round_plays(state, num_players, trump_lead_rule)[1]
 
 
 def lead_void_suits(state: SeamlessState, num_players: int) -> tuple[int, list[int]] | None:
@@ -70,9 +52,7 @@ def lead_void_suits(state: SeamlessState, num_players: int) -> tuple[int, list[i
     may have been void in (none of them played by it this round), or None."""
     if not state.played or state.played[0] // NUM_RANKS != state.trump:
         return None
-    history = PlayHistory(num_players, "void_in_a_suit")
-    history.update(state)
-    seats = history.seats
+    seats = round_plays(state, num_players, "void_in_a_suit")[0]
     leader = seats[0]
     played = {card // NUM_RANKS for card, p in zip(state.played, seats, strict=True) if p == leader}
     return leader, [s for s in range(NUM_SUITS) if s != state.trump and s not in played]
