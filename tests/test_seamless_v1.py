@@ -124,23 +124,25 @@ def test_the_compiled_writer_writes_the_reference(rule):
             env.step(int(rng.choice(np.flatnonzero(seen["action_mask"]))))
 
 
-def test_the_compiled_history_refuses_a_bad_state_or_vector():
+def test_the_compiled_history_refuses_a_bad_state_or_layout():
     """A card code out of range, or pieces that do not fit, are a ValueError, never a write
     outside the vector."""
     env = seamless_v1.env()
     env.reset(seed=1)
     encoding, state = env.unwrapped.encoding, env.unwrapped.game_state
-    observer = encoding._observer
-    if observer is None:
+    if encoding._observer is None:
         pytest.skip("the compiled writer is not built")
-    at = encoding.spec.offsets
+    at, size = encoding.spec.offsets, encoding.spec.size
+    observer_class = type(encoding._observer)
     with pytest.raises(ValueError, match="do not fit"):
-        observer.write_history(state, 0, np.zeros(700, np.float32), at["played_by"], 0, True)
+        observer_class(4, 700, 5, encoding._tables, (at["played_by"], 0, True))
+    with pytest.raises(ValueError, match="do not fit"):
+        observer_class(4, size, 5, encoding._tables, (at["played_by"], size - 1, True))
     broken = copy.deepcopy(state)
     broken.played = [3, 99]
-    row = np.zeros(encoding.spec.size, np.float32)
+    row = np.zeros(size, np.float32)
     with pytest.raises(ValueError, match="card code 99"):
-        observer.write_history(broken, 0, row, at["played_by"], at["voids"], True)
+        encoding.write(broken, 0, row.data)
 
 
 def test_a_copied_encoding_observes_as_the_original():

@@ -10,15 +10,13 @@ from card_envs.seamless.encoding import SeatTables
 from card_envs.seamless.rules.state import SeamlessState
 
 class Observer:
-    def __init__(self, n: int, size: int, rounds: int, tables: Sequence[SeatTables]) -> None: ...
+    def __init__(
+        self,
+        n: int,
+        size: int,
+        rounds: int,
+        tables: Sequence[SeatTables],
+        history: tuple[int, int, bool] | None = None,
+    ) -> None: ...
     def observe(self, state: SeamlessState, seat: int) -> np.ndarray: ...
     def write(self, state: SeamlessState, seat: int, out: memoryview[Any] | np.ndarray) -> None: ...
-    def write_history(
-        self,
-        state: SeamlessState,
-        seat: int,
-        out: memoryview[Any] | np.ndarray,
-        played_by: int,
-        voids: int,
-        trump_lead_shows_trumps: bool,
-    ) -> None: ...

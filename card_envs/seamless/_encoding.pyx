@@ -57,13 +57,23 @@ cdef class Observer:
     cdef int leader[MAXP][MAXP]
     cdef int rows[MAXP][MAXP]
     cdef int totals[MAXP][MAXP]
+    cdef bint history, trump_lead_shows_trumps
+    cdef int played_by, voids
 
-    def __init__(self, int n, int size, int rounds, tables):
-        """``tables``: the reference's ``SeatTables``, one per observing seat."""
+    def __init__(self, int n, int size, int rounds, tables, history=None):
+        """``tables``: the reference's ``SeatTables``, one per observing seat. ``history``:
+        for ``seamless_v1``, where its ``played_by`` and ``voids`` pieces start and whether the
+        ruling's trick-1 trump lead shows a hand of trumps only (None: version 0)."""
         cdef int seat, p
         if not 0 < n <= MAXP or len(tables) != n:
             raise ValueError(f"{len(tables)} seat tables for {n} seats (the writer takes 1..8)")
         self.n, self.size, self.rounds = n, size, rounds
+        if history is not None:
+            self.played_by, self.voids, self.trump_lead_shows_trumps = history
+            if not (0 <= self.played_by and self.played_by + n * C_DECK <= size
+                    and 0 <= self.voids and self.voids + n * C_SUITS <= size):
+                raise ValueError(f"the history pieces do not fit in {size} entries")
+            self.history = True
         t = tables[0]
         self.hand, self.trump_suit, self.trump_card = t.hand, t.trump_suit, t.trump_card
         self.claiming, self.played = t.claiming, t.played
@@ -103,31 +113,10 @@ cdef class Observer:
         finally:
             PyBuffer_Release(&view)
 
-    def write_history(
-        self, state, int seat, out, int played_by, int voids, bint trump_lead_shows_trumps
-    ) -> None:
-        """Set ``seamless_v1``'s two pieces, starting at ``played_by`` and ``voids``, in the
-        zeroed float32 vector ``out``: who played each card of this round and the suits each
+    cdef int _write_history(self, state, int seat, float* played_by, float* voids) except -1:
+        """``seamless_v1``'s two pieces: who played each card of this round and the suits each
         seat has shown it lacks, seat-relative, as the rules' ``round_plays`` reads them (the
-        reference). ``trump_lead_shows_trumps``: the ruling's trick-1 trump lead shows a hand of
-        trumps only."""
-        checked(seat, self.n, "seat")
-        cdef Py_buffer view
-        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
-        try:
-            if view.format is NULL or view.format[0] != b"f":
-                raise ValueError("out must be float32")
-            if not (0 <= played_by and played_by + self.n * C_DECK <= view.len // 4
-                    and 0 <= voids and voids + self.n * C_SUITS <= view.len // 4):
-                raise ValueError(f"the pieces do not fit in {view.len // 4} entries")
-            self._write_history(state, seat, <float*>view.buf + played_by,
-                                <float*>view.buf + voids, trump_lead_shows_trumps)
-        finally:
-            PyBuffer_Release(&view)
-
-    cdef int _write_history(
-        self, state, int seat, float* played_by, float* voids, bint trump_lead_shows_trumps
-    ) except -1:
+        reference)."""
         cdef int n = self.n, start, k, end, place, best, suit, lead, relative, other
         cdef int trump = checked(state.trump, C_SUITS, "trump suit")
         cdef int leader = (checked(state.dealer, n, "dealer") + 1) % n
@@ -154,7 +143,7 @@ cdef class Observer:
                             best = k
                     elif suit == trump or (cards[best] // C_RANKS != trump and suit == lead):
                         best = k
-            if start == 0 and lead == trump and trump_lead_shows_trumps:
+            if start == 0 and lead == trump and self.trump_lead_shows_trumps:
                 relative = (leader - seat + n) % n
                 for other in range(C_SUITS):
                     if other != trump:
@@ -202,4 +191,6 @@ cdef class Observer:
             out[self.totals[seat][p]] = <long>totals[p]  # an int: no float object on the way
         out[self.round_at + checked(state.round, self.rounds, "round")] = 1.0
         out[self.trick_number + min(<int>checked(state.trick_number, C_TRICKS + 1, "trick number"), C_TRICKS - 1)] = 1.0
+        if self.history:
+            self._write_history(state, seat, out + self.played_by, out + self.voids)
         return 0

@@ -99,7 +99,13 @@ class SeamlessEncoding(FlatEncoding[SeamlessState]):
         """The compiled writer for every seat, from the same tables as :meth:`write`."""
         if OBSERVER is None:
             return None
-        return OBSERVER(self.game.num_players, self.spec.size, self.game.max_rounds, self._tables)
+        game = self.game
+        layout = self.history_layout()
+        return OBSERVER(game.num_players, self.spec.size, game.max_rounds, self._tables, layout)
+
+    def history_layout(self) -> tuple[int, int, bool] | None:
+        """Version 1's history pieces for the compiled writer (:class:`SeamlessEncodingV1`)."""
+        return None
 
     def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
         """By the compiled writer when it is built, else by :meth:`write_reference`."""
@@ -197,49 +203,30 @@ class SeamlessEncodingV1(SeamlessEncoding):
         ]
         return ObsSpec([*super().build_spec().pieces, *history])
 
-    def __init__(self, game: SeamlessGame):
-        super().__init__(game)
-        self._played_by_at = self.spec.offsets["played_by"]
-        self._voids_at = self.spec.offsets["voids"]
-        self._trump_lead_shows_trumps = game.trick_one_trump_lead == "no_other_suit"
+    def history_layout(self) -> tuple[int, int, bool]:
+        """Where ``played_by`` and ``voids`` start, and whether the ruling's trick-1 trump lead
+        shows a hand of trumps only: the compiled writer writes them after version 0's pieces."""
+        at = self.spec.offsets
+        return at["played_by"], at["voids"], self.game.trick_one_trump_lead == "no_other_suit"
 
     def write(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
-        """Version 0's entries, then this round's plays by seat and the voids they show."""
+        """Every piece by the compiled writer when it is built, else by the references."""
         super().write(state, seat, out)
-        self._write_history(state, seat, out)
-
-    def observe(self, state: SeamlessState, seat: int) -> np.ndarray:
-        vector = super().observe(state, seat)
-        if self._observer is not None:  # the compiled writer's vector has version 0's pieces
-            self._write_history(state, seat, cast("memoryview[float]", vector.data))
-        return vector
-
-    def _write_history(self, state: SeamlessState, seat: int, out: memoryview[float]) -> None:
-        observer = self._observer
-        if observer is None:
+        if self._observer is None:
             self.write_history_reference(state, seat, out)
-        else:
-            observer.write_history(
-                state,
-                seat,
-                out,
-                self._played_by_at,
-                self._voids_at,
-                self._trump_lead_shows_trumps,
-            )
 
     def write_history_reference(
         self, state: SeamlessState, seat: int, out: memoryview[float]
     ) -> None:
         """The two pieces from the rules' :func:`round_plays`: the compiled writer's spec and
         fallback."""
-        n = self.game.num_players
+        n, (played_by, void_at, _) = self.game.num_players, self.history_layout()
         seats, voids = round_plays(state, n, self.game.trick_one_trump_lead)
         for card, player in zip(state.played, seats, strict=True):
-            out[self._played_by_at + (player - seat) % n * DECK_SIZE + card] = 1.0
+            out[played_by + (player - seat) % n * DECK_SIZE + card] = 1.0
         for player, suits in enumerate(voids):
             for suit in suits:
-                out[self._voids_at + (player - seat) % n * NUM_SUITS + suit] = 1.0
+                out[void_at + (player - seat) % n * NUM_SUITS + suit] = 1.0
 
 
 @dataclass(frozen=True)
