@@ -27,8 +27,9 @@ with require("train"):
 
 class ActionFeaturePolicy(MaskableActorCriticPolicy):
     """Logits = MLP(observation) + scorer(features of the action, actor latent) for every
-    action the map gives features to; ``feature_map`` is ``(actions * features, observation)``,
-    so that one matrix product gives every action's features.
+    action the map gives features to; ``feature_map`` holds only those actions' rows,
+    ``(scored actions * features, observation)``, so that one matrix product gives their
+    features and a game with many actions pays only for the ones it scores.
 
     The features are counts (cards of a symbol in the hand after a take ...), and what they are
     worth turns at whole numbers (a series is four of a kind), so the scorer reads each count as
@@ -38,6 +39,9 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
     pi_features_extractor: ObservationKeeper
     feature_map: torch.Tensor  # buffers, made by _build
     scored: torch.Tensor
+    scored_ids: torch.Tensor  # derived from the two above by _hold
+    read_columns: torch.Tensor
+    read_map: torch.Tensor
 
     def __init__(
         self,
@@ -56,8 +60,10 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         super()._build(lr_schedule)
         actions, size = self.sizes
         width = self.mlp_extractor.latent_dim_pi
-        self.register_buffer("feature_map", torch.zeros(actions * self.features, size))
+        self.register_buffer("feature_map", torch.zeros(0, size))  # set_feature_map fills it
         self.register_buffer("scored", torch.zeros(actions))  # 1 where the map gives features
+        for name in ("scored_ids", "read_columns", "read_map"):
+            self.register_buffer(name, torch.zeros(0), persistent=False)
         self.feature_in = torch.nn.Linear(self.features * self.levels, width)
         self.latent_in = torch.nn.Linear(width, width, bias=False)
         self.feature_out = torch.nn.Linear(width, 1)
@@ -82,8 +88,33 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
                 f"{(actions, self.features, size)}"
             )
         tensor = torch.as_tensor(feature_map, dtype=torch.float32)
-        self.feature_map.copy_(tensor.reshape(actions * self.features, size))
         self.scored.copy_((tensor.abs().sum(dim=(1, 2)) > 0).float())
+        self._hold(tensor[self.scored > 0].reshape(-1, size))
+
+    def _hold(self, rows: torch.Tensor) -> None:
+        """The scored actions' rows of the map as the buffer; their ids from ``scored``, and the
+        observation entries the map reads with its columns for them (a few of many)."""
+        self.feature_map = rows.contiguous()
+        self.scored_ids = torch.nonzero(self.scored).flatten()
+        self.read_columns = torch.nonzero(rows.abs().sum(dim=0)).flatten()
+        self.read_map = rows[:, self.read_columns].T.contiguous()
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+        self._load_map(state_dict, prefix)
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        self._hold(self.feature_map)  # the loaded values into the derived buffers
+
+    def _load_map(self, state_dict, prefix: str) -> None:
+        """Take the map as saved: the scored actions' rows, or every action's rows (the layout
+        of checkpoints before 2026-12-07), kept to the scored ones."""
+        held, scored = state_dict.get(prefix + "feature_map"), state_dict.get(prefix + "scored")
+        if held is not None and scored is not None:
+            actions, size = self.sizes
+            if held.shape[0] == actions * self.features and held.shape[0] > 0:
+                held = held.view(actions, self.features, -1)[scored > 0].reshape(-1, size)
+                state_dict[prefix + "feature_map"] = held
+            self.scored.copy_(scored)
+            self._hold(torch.zeros_like(held))  # the right shape; the load copies the values
 
     def logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
         """Every action's logit, ``(rows, actions)``: the MLP's plus the scorer's."""
@@ -91,12 +122,15 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
 
     def feature_logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
         """The scorer's logit of every action, ``(rows, actions)``: 0 where the map gives none."""
-        counts = (observations @ self.feature_map.T).view(len(observations), -1, 1, self.features)
+        rows = len(observations)
+        read = observations.index_select(1, self.read_columns)
+        counts = (read @ self.read_map).view(rows, -1, 1, self.features)
         steps = torch.arange(self.levels, dtype=counts.dtype, device=counts.device)
-        # (rows, actions, levels * features), level by level: one clamp for every step
+        # (rows, scored actions, levels * features), level by level: one clamp for every step
         at_least = torch.clamp(counts - steps[:, None], 0.0, 1.0).flatten(2)
         hidden = torch.relu(self.feature_in(at_least) + self.latent_in(latent)[:, None])
-        return self.feature_out(hidden).squeeze(2) * self.scored
+        scores = self.feature_out(hidden).squeeze(2)
+        return scores.new_zeros(rows, self.sizes[0]).index_copy(1, self.scored_ids, scores)
 
     def _get_action_dist_from_latent(self, latent_pi):
         logits = self.logits(self.pi_features_extractor.observations, latent_pi)

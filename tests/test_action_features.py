@@ -132,6 +132,27 @@ def test_a_checkpoint_keeps_the_map_and_plays_the_same(seals_policy, tmp_path):
         load_policy(path, info)
 
 
+def test_a_map_saved_for_every_action_loads_as_its_scored_rows(seals_policy, tmp_path):
+    """Checkpoints before 2026-12-07 hold every action's rows (the shipped Seals network does);
+    the policy keeps the scored ones and saves those."""
+    from safetensors.torch import load_file
+
+    info, _ = seals_policy
+    shipped = "agents/checkpoints/seals_v0_ppo.safetensors"
+    assert load_file(shipped)["feature_map"].shape == (31 * 28, 155)
+    loaded, _ = load_policy(shipped, info)
+    takes = ACTIONS.start["reveal"]
+    assert loaded.feature_map.shape == (takes * 28, 155)
+    assert loaded.scored_ids.tolist() == list(range(takes))
+    path = tmp_path / "compact.safetensors"
+    save_policy(loaded, path, env="seals_v0", num_players=4, advisor=None)
+    assert load_file(path)["feature_map"].shape == (takes * 28, 155)
+    again, _ = load_policy(path, info)
+    _, seen = positions("seals_v0", 4, 100, seed=6)
+    first, second = PolicyAgent(loaded, info), PolicyAgent(again, info)
+    assert [first.act(o) for o in seen] == [second.act(o) for o in seen]
+
+
 def test_the_seals_heuristic_rates_its_takes_without_changing_a_move():
     from card_envs.agents.match import play_game
     from card_envs.agents.seals_value import ValueHeuristicAgent
