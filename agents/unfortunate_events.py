@@ -39,7 +39,9 @@ from card_envs.unfortunate_events.rules.cards import (
 from card_envs.unfortunate_events.rules.game import MAJORITY
 from card_envs.unfortunate_events.rules.state import (
     BURN_SET,
+    DISCARD,
     DRAW,
+    MAIN,
     REACT,
     TARGET,
     VICTORY,
@@ -73,6 +75,9 @@ WILD_PRIORITY = -2.0
 FEED_PENALTY = 4.0
 # Hands whose coverage and raising kinds are remembered (a game meets a few hundred).
 CACHE_SIZE = 1 << 14
+# The counts of ``action_feature_map`` as a network reads them: "at least 1" .. "at least 4"
+# (a 4-set needs four cards; a hand holds at most seven of a kind, rarely more than four).
+ACTION_FEATURE_LEVELS = 4
 
 
 def _use(naturals: list[int], size: int) -> list[int]:
@@ -377,3 +382,30 @@ class OutsAgent(HeuristicAgent):
         if not left:
             return 0, 0.0
         return coverage(rest, left), outs(rest, left, unseen(views))
+
+
+def action_feature_map(info: EnvInfo) -> np.ndarray:
+    """What a draw or a discard leaves, as a linear map of the observation
+    (``ActionFeaturePolicy``): per action, the hand's kind counts after it and the 3-sets and
+    4-sets still owed; the other actions get none. ``(actions, NUM_KINDS + 2, observation)``.
+
+    A discard takes a fixed card away, which is not linear in the observation; it is the phase's
+    one-hot times that card, exact in the phases where a discard is legal (the features of an
+    illegal action are never read). Lays are left to the network's own logits: their 256 ids
+    would make the scorer the bulk of a decision's cost, and a turn seldom offers two."""
+    offsets, start = info.obs_spec.offsets, action_spec(info.num_players).start
+    hand, phase, top = offsets["hand"], offsets["phase"], offsets["discard_top"]
+    owed3, owed4 = offsets["seats"] + OWED3, offsets["seats"] + OWED4  # row 0: my seat
+    out = np.zeros((info.num_actions, NUM_KINDS + 2, info.obs_spec.size), np.float32)
+    scored = [start["draw"], start["draw"] + 1]
+    scored += [start["discard"] + kind for kind in range(NUM_KINDS)]
+    for action in scored:
+        for kind in range(NUM_KINDS):
+            out[action, kind, hand + kind] = 1
+        out[action, NUM_KINDS, owed3] = 1
+        out[action, NUM_KINDS + 1, owed4] = 1
+    for kind in range(NUM_KINDS):
+        out[start["draw"] + 1, kind, top + kind] = 1  # taking the discard adds its top card
+        for discarding in (MAIN, DISCARD):  # discarded in the main phase or after laying
+            out[start["discard"] + kind, kind, phase + discarding] -= 1
+    return out

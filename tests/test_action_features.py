@@ -63,6 +63,44 @@ def test_seals_map_gives_what_each_take_leaves(players):
     assert checked > 400
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_catastrophic_map_gives_the_hand_and_sets_each_draw_and_discard_leaves(players):
+    """Against the rules: each legal draw and discard played on a copy of the state, the seat's
+    hand and owed sets after it (a draw from the pile leaves the hand as the seat knows it: the
+    card drawn is not yet seen); lays and every other action have no features."""
+    from card_envs.unfortunate_events.rules.actions import action_spec
+
+    env = make("unfortunate_events_v0", num_players=players)
+    raw, info, rng = env.unwrapped, env.describe(), np.random.default_rng(players)
+    feature_map, levels = action_feature_map(info)
+    assert levels == 4
+    start = action_spec(players).start
+    draws, discards = range(start["draw"], start["lay"]), range(start["discard"], start["target"])
+    scored = np.zeros(info.num_actions, bool)
+    scored[list(draws) + list(discards)] = True
+    assert np.array_equal(np.abs(feature_map).sum(axis=(1, 2)) > 0, scored)
+    env.reset(seed=players)
+    checked = 0
+    for _ in range(600):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            env.reset(seed=int(rng.integers(2**31)))
+            continue
+        observation = env.observe(env.agent_selection)
+        features = feature_map @ observation["observation"]
+        state, seat = raw.game_state, raw.game.current_player(raw.game_state)
+        for action in np.flatnonzero(observation["action_mask"] & scored):
+            after = raw.game.clone(state)
+            raw.game.apply(after, int(action), np.random.default_rng(0))
+            if after.round != state.round:
+                continue  # the round was won: new hands
+            hand = (state if action == start["draw"] else after).hands[seat]
+            expected = [*hand, after.owed3[seat], after.owed4[seat]]
+            assert features[action].tolist() == expected, (action, expected)
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert checked > 400
+
+
 def test_a_game_without_a_map_is_refused_by_name():
     with pytest.raises(ValueError, match="seamless_v0 declares no action_feature_map"):
         SelfPlayConfig("seamless_v0", 4, action_features=True)
