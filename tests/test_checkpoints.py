@@ -95,10 +95,10 @@ SHIPPED_PPO_PLAY = {
         "games": "de2314c51b46312d",
         "inputs": "4f76aac8c4e3488a",
     },
-    "unfortunate_events_v0": {
-        "game": "88bddfc09a91df75",
-        "games": "112ebb841e5b0027",
-        "inputs": "5588a15747a467ac",
+    "unfortunate_events_v0": {  # scores each draw and discard by what it leaves (issue 50)
+        "game": "be3388cdcc130c95",
+        "games": "db6172b8b0085823",
+        "inputs": "34de7648ba94bde7",
     },
 }
 
