@@ -113,8 +113,7 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
             if held.shape[0] == actions * self.features and held.shape[0] > 0:
                 held = held.view(actions, self.features, -1)[scored > 0].reshape(-1, size)
                 state_dict[prefix + "feature_map"] = held
-            self.scored.copy_(scored)
-            self._hold(torch.zeros_like(held))  # the right shape; the load copies the values
+            self.feature_map = torch.zeros_like(held)  # the right shape; the load fills it
 
     def logits(self, observations: torch.Tensor, latent: torch.Tensor) -> torch.Tensor:
         """Every action's logit, ``(rows, actions)``: the MLP's plus the scorer's."""
