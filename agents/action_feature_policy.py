@@ -131,6 +131,9 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         scores = self.feature_out(hidden).squeeze(2)
         return scores.new_zeros(rows, self.sizes[0]).index_copy(1, self.scored_ids, scores)
 
+    def action_logits(self, latent_pi: torch.Tensor) -> torch.Tensor:
+        """Every action's logit for the observations the extractor last read."""
+        return self.logits(self.pi_features_extractor.observations, latent_pi)
+
     def _get_action_dist_from_latent(self, latent_pi):
-        logits = self.logits(self.pi_features_extractor.observations, latent_pi)
-        return self.action_dist.proba_distribution(action_logits=logits)
+        return self.action_dist.proba_distribution(action_logits=self.action_logits(latent_pi))

@@ -79,6 +79,9 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         """The policy's logits: the MLP's plus ``w`` times the advice (of the same ids)."""
         return logits + self.advice_weight * advice
 
+    def action_logits(self, latent_pi: torch.Tensor) -> torch.Tensor:
+        """Every action's logit for the observations the extractor last read."""
+        return self.with_advice(self.action_net(latent_pi), self.pi_features_extractor.advice)
+
     def _get_action_dist_from_latent(self, latent_pi):
-        logits = self.with_advice(self.action_net(latent_pi), self.pi_features_extractor.advice)
-        return self.action_dist.proba_distribution(action_logits=logits)
+        return self.action_dist.proba_distribution(action_logits=self.action_logits(latent_pi))

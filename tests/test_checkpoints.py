@@ -34,7 +34,7 @@ from card_envs.agents.checkpoint import (
     tensors_digest,
 )
 from card_envs.agents.match import play_game
-from card_envs.agents.policy import PolicyAgent, load_policy_agent
+from card_envs.agents.policy import PolicyAgent, clear_best, greedy_action, load_policy_agent
 from card_envs.registry import env_names
 from card_envs.training.single_agent import OpponentPool, SingleAgentEnv
 
@@ -183,6 +183,36 @@ def test_the_agents_greedy_move_is_predicts(kind, name):
         policy.set_training_mode(True)
         assert agent.greedy(vector, mask) == int(expected)
         assert not policy.training
+
+
+def test_the_greedy_shortcut_breaks_near_ties_as_maskable_categorical_does():
+    """Logits whose best two legal entries are equal, 1-63 float32 ulps or 1e-6 to 1e-3 of
+    the scale apart, at scales from 1 to 1e4: the move is MaskableCategorical's mode every
+    time, both the shortcut and the full arithmetic are taken, and a margin 100 times smaller
+    fails here."""
+    from sb3_contrib.common.maskable.distributions import MaskableCategorical
+
+    rng = np.random.default_rng(3)
+    shortcut = full = 0
+    for _ in range(3000):
+        actions = int(rng.choice([2, 9, 104, 544]))
+        scale = float(rng.choice([1.0, 30.0, 1e4]))
+        logits = (rng.standard_normal(actions) * scale).astype(np.float32)
+        mask = rng.random(actions) < 0.5
+        mask[rng.choice(actions, 2, replace=False)] = True
+        first, second = rng.choice(np.flatnonzero(mask), 2, replace=False)
+        logits[first] = np.abs(logits).max() * rng.choice([0.0, 1.0, -1.0]) + 1.0
+        ulps = np.spacing(np.float32(np.abs(logits).max())) * rng.integers(0, 64)
+        gap = rng.choice([ulps, float(rng.choice([1e-6, 1e-5, 1e-4, 1e-3])) * scale])
+        logits[second] = np.float32(logits[first] - gap)
+        row = torch.as_tensor(logits).reshape(1, -1)
+        expected = MaskableCategorical(logits=row, masks=torch.as_tensor(mask)[None]).mode
+        assert greedy_action(row, mask) == int(expected[0])
+        if clear_best(logits, mask) is None:
+            full += 1
+        else:
+            shortcut += 1
+    assert shortcut > 300 and full > 300
 
 
 def test_an_object_with_only_predict_still_plays():
