@@ -62,8 +62,9 @@ class ActionFeaturePolicy(MaskableActorCriticPolicy):
         width = self.mlp_extractor.latent_dim_pi
         self.register_buffer("feature_map", torch.zeros(0, size))  # set_feature_map fills it
         self.register_buffer("scored", torch.zeros(actions))  # 1 where the map gives features
-        for name in ("scored_ids", "read_columns", "read_map"):
-            self.register_buffer(name, torch.zeros(0), persistent=False)
+        for name, dtype in (("scored_ids", torch.long), ("read_columns", torch.long)):
+            self.register_buffer(name, torch.zeros(0, dtype=dtype), persistent=False)
+        self.register_buffer("read_map", torch.zeros(0, 0), persistent=False)
         self.feature_in = torch.nn.Linear(self.features * self.levels, width)
         self.latent_in = torch.nn.Linear(width, width, bias=False)
         self.feature_out = torch.nn.Linear(width, 1)
