@@ -1,6 +1,6 @@
 """Fit a game's value network for luck adjustment from heuristic self-play.
 
-    python -m card_envs.evaluation.fit seals_v0 --games 4000 --workers 2
+    python -m card_envs.evaluation.fit seals_v0 --games 4000 --workers 2 --write
 
 The game's heuristic plays every seat of ``--games`` games (each move, with probability
 ``--epsilon``, a random legal one instead, so that positions the heuristic would avoid are seen
@@ -11,8 +11,8 @@ for every seat, is fitted (Adam) to both: a softmax over the seats of its first 
 win shares (cross-entropy), its second to the final score over the scores' spread (squared
 error). The epoch best on the held-out last tenth of the games is kept. The weights are written
 as plain numpy arrays (the evaluation needs no torch), with a JSON beside them of the run and
-its held-out fit, to ``--out`` (default ``card_envs/evaluation/data/<env>.npz``, the shipped
-file).
+its held-out fit, to ``--out`` (default a fresh folder under ``runs/``); ``--write`` replaces
+the shipped ``card_envs/evaluation/data/<env>.npz``.
 """
 
 from __future__ import annotations
@@ -195,12 +195,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--out", type=Path, default=None, help="the .npz to write (default: runs/value-GAME-TIME/)"
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="replace the shipped network of the game"
+    )
     parser.add_argument(
         "--table", action="store_true", help="read every seat's observation, not one seat's"
     )
     args = parser.parse_args(argv)
-    out = args.out or network_path(args.game)
+    if args.write and args.out:
+        parser.error("give --write (the shipped network) or --out (a path), not both")
+    out = network_path(args.game) if args.write else args.out or default_out(args.game)
     meta = fit_value(
         args.game,
         args.games,
@@ -215,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(json.dumps(meta))
     return 0
+
+
+def default_out(game: str) -> Path:
+    """A fresh path under runs/: a default run never replaces the shipped network."""
+    return Path("runs") / datetime.now().strftime(f"value-{game}-%Y%m%d-%H%M%S") / f"{game}.npz"
 
 
 if __name__ == "__main__":
