@@ -75,8 +75,8 @@ class PolicyAgent(Agent):
     def greedy(self, vector: np.ndarray, mask: np.ndarray) -> int:
         """The policy's deterministic move: MaskablePPO's ``predict``, the same operations
         without its per-call costs where the policy is a torch module (switching every module
-        to eval mode, copying the vector, and three checked distributions, about half a
-        decision's time); ``predict`` itself for anything else."""
+        to eval mode, copying the vector, and three checked distributions, which cost more than
+        the network); ``predict`` itself for anything else."""
         module = getattr(self.policy, "policy", self.policy)  # a model holds its policy
         if not hasattr(module, "get_distribution"):
             action, _ = self.policy.predict(vector, action_masks=mask, deterministic=True)
