@@ -96,9 +96,9 @@ SHIPPED_PPO_PLAY = {
         "inputs": "4f76aac8c4e3488a",
     },
     "unfortunate_events_v0": {  # scores each draw and discard by what it leaves (issue 50)
-        "game": "be3388cdcc130c95",
-        "games": "db6172b8b0085823",
-        "inputs": "34de7648ba94bde7",
+        "game": "9375c8e83004ad8d",
+        "games": "978b5e55f60283d8",
+        "inputs": "8bf756d15176304b",
     },
 }
 
