@@ -21,8 +21,9 @@ from card_envs.agents.checkpoint import (
 from card_envs.core.env import EnvInfo
 from card_envs.core.extras import require
 
-if TYPE_CHECKING:
-    import torch
+if TYPE_CHECKING:  # for the annotations; at run time torch is imported where it is used
+    with require("train"):
+        import torch
 
 
 def with_advice(observation: np.ndarray, advice: int | None, num_actions: int) -> np.ndarray:
@@ -102,7 +103,8 @@ class PolicyAgent(Agent):
 def greedy_action(logits: torch.Tensor, mask: np.ndarray) -> int:
     """MaskableCategorical's ``mode()`` for one row of ``logits`` under ``mask``: the clear
     best legal logit where there is one, else that mode's own arithmetic."""
-    import torch
+    with require("train"):
+        import torch
 
     clear = clear_best(logits.numpy()[0], mask)
     if clear is not None:
@@ -131,7 +133,8 @@ def clear_best(logits: np.ndarray, mask: np.ndarray) -> int | None:
 def masked_mode(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """MaskableCategorical's ``mode()`` in its own arithmetic, bit for bit (so ties in rounded
     probabilities break alike): normalised, masked to -1e8, normalised again, softmax, argmax."""
-    import torch
+    with require("train"):
+        import torch
 
     normalised = logits - logits.logsumexp(-1, keepdim=True)
     masked = torch.where(mask, normalised, torch.tensor(-1e8, dtype=logits.dtype))
