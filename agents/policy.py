@@ -103,13 +103,8 @@ class PolicyAgent(Agent):
 def greedy_action(logits: torch.Tensor, mask: np.ndarray) -> int:
     """MaskableCategorical's ``mode()`` for one row of ``logits`` under ``mask``: the clear
     best legal logit where there is one, else that mode's own arithmetic."""
-    with require("train"):
-        import torch
-
     clear = clear_best(logits.numpy()[0], mask)
-    if clear is not None:
-        return clear
-    return int(masked_mode(logits, torch.as_tensor(mask).reshape(logits.shape)))
+    return clear if clear is not None else int(masked_mode(logits, mask))
 
 
 def clear_best(logits: np.ndarray, mask: np.ndarray) -> int | None:
@@ -130,14 +125,15 @@ def clear_best(logits: np.ndarray, mask: np.ndarray) -> int | None:
     return int(legal[best])
 
 
-def masked_mode(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+def masked_mode(logits: torch.Tensor, mask: np.ndarray) -> torch.Tensor:
     """MaskableCategorical's ``mode()`` in its own arithmetic, bit for bit (so ties in rounded
     probabilities break alike): normalised, masked to -1e8, normalised again, softmax, argmax."""
     with require("train"):
         import torch
 
+    legal = torch.as_tensor(mask).reshape(logits.shape)
     normalised = logits - logits.logsumexp(-1, keepdim=True)
-    masked = torch.where(mask, normalised, torch.tensor(-1e8, dtype=logits.dtype))
+    masked = torch.where(legal, normalised, torch.tensor(-1e8, dtype=logits.dtype))
     masked = masked - masked.logsumexp(-1, keepdim=True)
     return torch.softmax(masked, -1).argmax(-1)[0]
 

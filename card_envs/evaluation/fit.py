@@ -35,6 +35,7 @@ from card_envs.evaluation.luck import chance_taken
 from card_envs.evaluation.protocol import derived_seed
 from card_envs.evaluation.values import LAYERS, network_path, round_table
 from card_envs.registry import make
+from card_envs.training.runs import new_run_dir
 
 FIT_SEED = 7_042  # the fit's games are seeded apart from every evaluation set
 CHUNK = 50  # games per task of a worker
@@ -225,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def default_out(game: str) -> Path:
-    """A fresh path under runs/: a default run never replaces the shipped network."""
-    return Path("runs") / datetime.now().strftime(f"value-{game}-%Y%m%d-%H%M%S") / f"{game}.npz"
+    """A fresh run folder's ``<game>.npz``: a default run never replaces the shipped network."""
+    return new_run_dir(Path("runs"), f"value-{game}") / f"{game}.npz"
 
 
 if __name__ == "__main__":
