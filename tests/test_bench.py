@@ -303,6 +303,15 @@ def test_vector_mode_writes_the_issue_json(tmp_path, capsys):
     assert "vs rules+obs" in printed and "vector env hot spots of seals_v0" in printed
 
 
+def test_vector_tables_have_each_finished_a_game_before_they_are_timed():
+    """Timed from the deal, a short run would time the start of one game and no deal; the
+    bench's tables have each finished a game first, as in long play."""
+    from card_envs.tools.bench.vector import VectorPlay
+
+    venv = VectorPlay("seals_v0", 2, tables=8).venv
+    assert all(venv.last_game(i) is not None for i in range(8))
+
+
 def test_vector_mode_plays_each_game_once_at_its_default_count():
     """A later version of a game's rules with another observation is not measured twice."""
     first: dict[type, str] = {}

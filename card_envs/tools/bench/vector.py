@@ -25,12 +25,21 @@ ROUNDS = 5  # slices each loop of a game is timed in, taken in turn (the median 
 
 class VectorPlay:
     """Random legal play on ``tables`` tables of ``card_envs.vector``, every table's move drawn
-    at once from the masks; the tables play on from one timed slice to the next."""
+    at once from the masks; the tables play on from one timed slice to the next.
+
+    Before the first slice, untimed, the tables play from the deal until each has finished a
+    game. Timed from the deal, a short run would time only the start of the first game, all
+    tables in the same phase, and no deal. After it, the tables are where long play puts them:
+    games of one length stay in step, games of varied length drift apart."""
 
     def __init__(self, name: str, num_players: int, tables: int = VECTOR_TABLES):
         self.venv = vector.make(name, tables, seed=SEED, num_players=num_players)
-        self.masks = self.venv.reset()[0]["action_mask"]  # the first deal untimed
+        self.masks = self.venv.reset()[0]["action_mask"]
         self.rng = np.random.default_rng(SEED)
+        finished = np.zeros(tables, bool)
+        while not finished.all():
+            self.venv.step(vector.random_actions(self.masks, self.rng))
+            finished |= self.venv.ended
 
     def speed(self, seconds: float) -> float:
         """Agent-steps/s over the next ``seconds`` of CPU time."""
