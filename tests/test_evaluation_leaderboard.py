@@ -121,3 +121,16 @@ def test_a_run_writes_its_folder_and_leaves_the_shipped_page(tmp_path, capsys):
         "seals_v0_random.json",
     ]
     assert (shipped.read_text() if shipped.exists() else None) == before
+
+
+@pytest.mark.parametrize("part", [["--game", "seals_v0"], ["--players", "2"]])
+def test_a_part_of_the_leaderboard_never_replaces_the_shipped_page(part, capsys):
+    """The shipped page rates every game: one game written over it would drop the others."""
+    shipped = [
+        ROOT / "docs" / "leaderboard.md",
+        ROOT / "benchmarks" / "results" / "leaderboard.json",
+    ]
+    before = [path.read_bytes() for path in shipped]
+    assert main(["leaderboard", *part, "--write", "--deals", "1", "--workers", "1"]) == 2
+    assert "--write replaces the shipped page" in capsys.readouterr().err
+    assert [path.read_bytes() for path in shipped] == before

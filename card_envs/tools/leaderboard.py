@@ -40,7 +40,7 @@ from card_envs.registry import make
 from card_envs.tools.arena import Progress
 from card_envs.tools.arena.command import default_workers
 from card_envs.tools.evaluate import check_agent
-from card_envs.tools.selection import ALL, cases, game_choices, parse_players
+from card_envs.tools.selection import ALL, add_game_argument, cases, parse_players
 
 FORMAT = "card-envs.leaderboard/1"
 DEFAULT_BUDGET = 600.0
@@ -321,6 +321,11 @@ def output_paths(args: argparse.Namespace) -> dict[str, Path]:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     if args.write and args.out:
         raise ValueError("give --write (the shipped files) or --out (a folder), not both")
+    if args.write and (args.game != ALL or args.players is not None):
+        raise ValueError(
+            "--write replaces the shipped page, which rates every game at its default count: "
+            "give it with --game all and no --players, or write a part with --out"
+        )
     if args.budget <= 0:
         raise ValueError(f"--budget must be a positive number of seconds; got {args.budget}")
     todo = cases(args.game, parse_players(args.players))
@@ -378,7 +383,7 @@ def add_parser(subparsers: Any) -> None:
         help="rate every agent of each game on the evaluation set (luck-adjusted, intervals)",
         description=DESCRIPTION,
     )
-    parser.add_argument("--game", default=ALL, choices=game_choices(), help="default: all")
+    add_game_argument(parser)
     parser.add_argument(
         "--budget",
         type=float,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from card_envs.registry import env_module, env_names, player_counts
 
 ALL = "all"
@@ -10,6 +12,31 @@ ALL = "all"
 def game_choices() -> list[str]:
     """Accepted ``--game`` values: every registered environment, or ``all``."""
     return [*env_names(), ALL]
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """``--game``: ``all`` (the default), one env id, or several joined by commas."""
+    parser.add_argument(
+        "--game",
+        default=ALL,
+        type=game_option,
+        metavar="GAME[,GAME...]",
+        help=f"all (default), or env ids joined by commas: {', '.join(env_names())}",
+    )
+
+
+def game_option(text: str) -> str:
+    """``--game`` checked as it is parsed: ``all``, or known env ids joined by commas, each once."""
+    if text == ALL:
+        return text
+    names = text.split(",")
+    for name in names:
+        if name not in env_names():
+            choices = ", ".join(game_choices())
+            raise argparse.ArgumentTypeError(f"unknown game {name!r}; choose from {choices}")
+    if len(set(names)) < len(names):
+        raise argparse.ArgumentTypeError(f"{text!r} names a game twice")
+    return text
 
 
 def default_players(name: str) -> int:
@@ -28,14 +55,17 @@ def parse_players(text: str | None) -> int | str | None:
 
 
 def cases(game: str, players: int | str | None) -> list[tuple[str, int]]:
-    """The ``(env name, player count)`` pairs to run, in registry order.
+    """The ``(env name, player count)`` pairs to run, in registry order; ``game`` is ``all``, an
+    env id, or env ids joined by commas.
 
-    A single game at an unsupported count is an error; with ``--game all`` such games are
+    A named game at an unsupported count is an error; with ``--game all`` such games are
     skipped, so ``--game all --players 2`` runs every two-player game.
     """
-    names = env_names() if game == ALL else [game]
-    if game != ALL and game not in env_names():
-        raise ValueError(f"unknown game {game!r}; choose one of {game_choices()}")
+    asked = env_names() if game == ALL else game.split(",")
+    for name in asked:
+        if name not in env_names():
+            raise ValueError(f"unknown game {name!r}; choose one of {game_choices()}")
+    names = [name for name in env_names() if name in asked]
     out = []
     for name in names:
         counts = player_counts(name)

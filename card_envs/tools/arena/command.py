@@ -15,7 +15,7 @@ from card_envs.tools.arena.output import format_report, write_json, write_plot
 from card_envs.tools.arena.progress import Progress, plural
 from card_envs.tools.arena.report import Report
 from card_envs.tools.arena.schedule import Arena
-from card_envs.tools.selection import ALL, cases, game_choices, parse_players
+from card_envs.tools.selection import add_game_argument, cases, parse_players
 
 
 def default_workers() -> int:
@@ -86,7 +86,7 @@ def add_parser(subparsers: Any) -> None:
         help="compare agents on seeded deals with seats rotated (win rates, ratings)",
         description=DESCRIPTION,
     )
-    parser.add_argument("--game", default=ALL, choices=game_choices(), help="default: all")
+    add_game_argument(parser)
     parser.add_argument(
         "--agents",
         nargs="+",

@@ -22,7 +22,7 @@ from card_envs.tools.bench.results import Report
 from card_envs.tools.bench.training import cmd_training
 from card_envs.tools.bench.vector import VECTOR_TABLES, cmd_vector
 from card_envs.tools.docs import write_block
-from card_envs.tools.selection import ALL, cases, game_choices, parse_players
+from card_envs.tools.selection import ALL, add_game_argument, cases, parse_players
 
 
 def run_bench(
@@ -94,7 +94,7 @@ def add_parser(subparsers: Any) -> None:
         help="speed of every game and heuristic vs PettingZoo's Leduc/Texas Hold'em",
         description=DESCRIPTION,
     )
-    parser.add_argument("--game", default=ALL, choices=game_choices(), help="default: all")
+    add_game_argument(parser)
     parser.add_argument("--players", default=ALL, help="a count or 'all' (default: all)")
     parser.add_argument(
         "--seconds", type=float, default=DEFAULT_SECONDS, help="time per timed figure"
