@@ -30,7 +30,7 @@ class VectorPlay:
     Before the first slice, untimed, the tables play from the deal until each has finished a
     game. Timed from the deal, a short run would time only the start of the first game, all
     tables in the same phase, and no deal. After it, the tables are where long play puts them:
-    games of one length stay in step, games of varied length drift apart."""
+    in step where every hand lasts the same number of moves, drifting apart elsewhere."""
 
     def __init__(self, name: str, num_players: int, tables: int = VECTOR_TABLES):
         self.venv = vector.make(name, tables, seed=SEED, num_players=num_players)
