@@ -26,17 +26,25 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def game_option(text: str) -> str:
-    """``--game`` checked as it is parsed: ``all``, or known env ids joined by commas, each once."""
-    if text == ALL:
-        return text
-    names = text.split(",")
+    """``--game`` checked as it is parsed (:func:`named_games`), so argparse reports a bad one."""
+    try:
+        named_games(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def named_games(game: str) -> list[str]:
+    """The env ids ``game`` names: ``all``, or ids joined by commas, each known and named once."""
+    if game == ALL:
+        return env_names()
+    names = game.split(",")
     for name in names:
         if name not in env_names():
-            choices = ", ".join(game_choices())
-            raise argparse.ArgumentTypeError(f"unknown game {name!r}; choose from {choices}")
+            raise ValueError(f"unknown game {name!r}; choose one of {game_choices()}")
     if len(set(names)) < len(names):
-        raise argparse.ArgumentTypeError(f"{text!r} names a game twice")
-    return text
+        raise ValueError(f"{game!r} names a game twice")
+    return names
 
 
 def default_players(name: str) -> int:
@@ -61,10 +69,7 @@ def cases(game: str, players: int | str | None) -> list[tuple[str, int]]:
     A named game at an unsupported count is an error; with ``--game all`` such games are
     skipped, so ``--game all --players 2`` runs every two-player game.
     """
-    asked = env_names() if game == ALL else game.split(",")
-    for name in asked:
-        if name not in env_names():
-            raise ValueError(f"unknown game {name!r}; choose one of {game_choices()}")
+    asked = named_games(game)
     names = [name for name in env_names() if name in asked]
     out = []
     for name in names:
