@@ -1,6 +1,7 @@
-"""MaskablePPO's MLP policy with each action also scored from features of its own: what the
-seat would hold after it, where a game's moves are a fixed linear map of the observation
-(Seals' takes: the hand plus the cards the take lifts from the face-up row).
+"""MaskablePPO's MLP policy with each action also scored from features of its own, where they
+are a fixed linear map of the observation: what the seat would hold after it (Seals' takes:
+the hand plus the cards the take lifts from the face-up row), or what a card risks and beats
+(Seamless's plays: its suit's cards above it still out, and in the trick).
 
 A plain MLP must learn, for every action id apart, which inputs that action changes and how;
 a clone of a teacher that weighs the hand a take leaves then misses enough of its takes to lose

@@ -11,6 +11,7 @@ import numpy as np
 
 from card_envs.agents.base import Agent
 from card_envs.core.cards import DECK_SIZE, NUM_RANKS
+from card_envs.core.env import EnvInfo
 from card_envs.seamless.rules import ACTIONS, score_row
 from card_envs.seamless.rules.cards import EMPTY
 
@@ -24,6 +25,21 @@ SELFPLAY = {"width": 32}
 # How card-envs evaluate (and arena --luck) measures this game's luck, chosen by measurement
 # (docs/evaluation.md): the shipped value network, with alternatives drawn at each random step.
 EVALUATION = {"value": "network", "samples": 8}
+# The counts of ``action_feature_map`` as a network reads them: "at least 1" .. "at least 4"
+# (a suit's length past four, or cards above past four, seldom changes a play).
+ACTION_FEATURE_LEVELS = 4
+# action_feature_map's features of a play, in order
+PLAY_FEATURES = (
+    "trump",  # the card is a trump
+    "higher_out",  # cards of its suit above it that are neither played nor mine
+    "lower_out",  # the same below it
+    "higher_played",  # cards of its suit above it played this round
+    "mine",  # my cards of its suit, itself included
+    "mine_higher",  # my cards of its suit above it
+    "trick_higher",  # cards of its suit above it in the trick
+    "trick_lower",  # the same below it
+    "trick_size",  # cards in the trick: my place in it
+)
 
 
 def _strength(card: int, trump: int, lead_suit: int) -> int:
@@ -105,3 +121,40 @@ class HeuristicAgent(Agent):
         if bosses:
             return min(bosses, key=lambda c: (c // NUM_RANKS == trump, -(c % NUM_RANKS)))
         return min(cards, key=lambda c: (c // NUM_RANKS == trump, c % NUM_RANKS))
+
+
+def action_feature_map(info: EnvInfo) -> np.ndarray:
+    """What each play risks and beats, as a linear map of the observation
+    (``ActionFeaturePolicy``): per card, the ``PLAY_FEATURES`` counts of its suit around its
+    rank, in the hand, the round's played cards and the trick. Claims get none (a network's
+    claims already match the search's: docs/training.md). ``(actions, features, observation)``.
+
+    "Neither played nor mine" counts 1 per rank less two planes; the 1 is the ``round`` piece,
+    one-hot in every observation, so the map stays linear."""
+    at = info.obs_spec.offsets
+    one = [at["round"] + i for i in range(_piece_size(info, "round"))]  # they sum to 1
+    feature = {name: index for index, name in enumerate(PLAY_FEATURES)}
+    out = np.zeros((info.num_actions, len(PLAY_FEATURES), info.obs_spec.size), np.float32)
+    for card in range(DECK_SIZE):
+        suit = card // NUM_RANKS
+        row = out[ACTIONS.encode("play", card)]
+        row[feature["trump"], at["trump_suit"] + suit] = 1
+        for other in range(suit * NUM_RANKS, (suit + 1) * NUM_RANKS):
+            side = "higher" if other > card else "lower" if other < card else None
+            row[feature["mine"], at["hand"] + other] = 1
+            if side is None:
+                continue
+            out_feature = feature[f"{side}_out"]
+            row[out_feature, one] += 1
+            row[out_feature, [at["hand"] + other, at["played"] + other]] -= 1
+            seats = [at["trick"] + seat * DECK_SIZE + other for seat in range(info.num_players)]
+            row[feature[f"trick_{side}"], seats] = 1
+            if side == "higher":
+                row[feature["higher_played"], at["played"] + other] = 1
+                row[feature["mine_higher"], at["hand"] + other] = 1
+        row[feature["trick_size"], at["trick"] : at["trick"] + info.num_players * DECK_SIZE] = 1
+    return out
+
+
+def _piece_size(info: EnvInfo, name: str) -> int:
+    return next(piece.size for piece in info.obs_spec.pieces if piece.name == name)

@@ -1,6 +1,6 @@
-"""Networks that score each action from its own features (ActionFeaturePolicy): Seals' map
-gives exactly what a take leaves, the policy plays only legal moves and scores them as the
-trainer does, its checkpoint carries the map, and a game without a map is refused."""
+"""Networks that score each action from its own features (ActionFeaturePolicy): each game's
+map gives exactly what its actions leave or risk, the policy plays only legal moves and scores
+them as the trainer does, its checkpoint carries the map, and a game without a map is refused."""
 
 from __future__ import annotations
 
@@ -101,9 +101,50 @@ def test_catastrophic_map_gives_the_hand_and_sets_each_draw_and_discard_leaves(p
     assert checked > 400
 
 
+@pytest.mark.parametrize("name", ["seamless_v0", "seamless_v1"])
+def test_seamless_map_counts_each_plays_suit_around_its_rank(name):
+    """Against the state, which holds every hand: for each legal play, its suit's cards above
+    and below it that the seat neither holds nor saw played, in its hand and in the trick;
+    claims have no features."""
+    from card_envs.agents.seamless import PLAY_FEATURES
+
+    env = make(name)
+    raw, info, rng = env.unwrapped, env.describe(), np.random.default_rng(7)
+    feature_map, levels = action_feature_map(info)
+    assert levels == 4
+    assert not feature_map[52:].any()
+    env.reset(seed=7)
+    checked = 0
+    while checked < 1500:
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            env.reset(seed=int(rng.integers(2**31)))
+            continue
+        observation = env.observe(env.agent_selection)
+        features = feature_map @ observation["observation"]
+        state = raw.game_state
+        hand, played = set(state.hands[raw.game.current_player(state)]), set(state.played)
+        for card in np.flatnonzero(observation["action_mask"][:52]).tolist():
+            suit = range(card - card % 13, card - card % 13 + 13)
+            unseen = [c for c in suit if c not in played and c not in hand]
+            expected = {
+                "trump": card // 13 == state.trump,
+                "higher_out": sum(c > card for c in unseen),
+                "lower_out": sum(c < card for c in unseen),
+                "higher_played": sum(c > card for c in suit if c in played),
+                "mine": sum(c in hand for c in suit),
+                "mine_higher": sum(c > card for c in suit if c in hand),
+                "trick_higher": sum(c in suit and c > card for c in state.trick),
+                "trick_lower": sum(c in suit and c < card for c in state.trick),
+                "trick_size": len(state.trick),
+            }
+            assert features[card].tolist() == [expected[f] for f in PLAY_FEATURES], card
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
 def test_a_game_without_a_map_is_refused_by_name():
-    with pytest.raises(ValueError, match="seamless_v0 declares no action_feature_map"):
-        SelfPlayConfig("seamless_v0", 4, action_features=True)
+    with pytest.raises(ValueError, match="seers_catalog_v0 declares no action_feature_map"):
+        SelfPlayConfig("seers_catalog_v0", 4, action_features=True)
 
 
 @pytest.fixture(scope="module")

@@ -87,8 +87,8 @@ HELP: dict[str, str] = {
     "clone_temperature": "with --selfplay --warm-start: 0 clones the agent's moves; above 0, "
     "where the agent rates its moves, the softmax of its values at this temperature",
     "action_features": "with --selfplay: each action is also scored by a small network from "
-    "its own features (what the seat would hold after it), a map of the observation the game "
-    "declares",
+    "its own features (what the seat would hold after it, what a card risks), a map of the "
+    "observation the game declares",
     "algorithm": "with --selfplay: the update, 'ppo', or 'dmc' (Deep Monte-Carlo: each move's "
     "value fitted to the return that followed it; docs/training.md)",
     "q_temperature": "with --selfplay --algorithm dmc: the logits are the action values over "
