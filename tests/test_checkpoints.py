@@ -80,10 +80,10 @@ SHIPPED_PPO_PLAY = {
         "games": "901660147672a6cf",
         "inputs": "98510c16512e8c54",
     },
-    "seamless_v0": {  # the network of 2026-12-06 (45 min more with the central critic)
-        "game": "a0b2cb0fc5651953",
-        "games": "b02847acffac4cd2",
-        "inputs": "ff0d3ba9a02018ee",
+    "seamless_v0": {  # scores each play by what it risks and beats (issue 50)
+        "game": "461e944b6d3047a9",
+        "games": "5f7bf26d9ffd4973",
+        "inputs": "fbf21eca3a6b4ac5",
     },
     "seers_catalog_v0": {
         "game": "5e99eb31fca9f9c6",
