@@ -131,10 +131,11 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
 
     "Neither played nor mine" counts 1 per rank less two planes; the 1 is the ``round`` piece,
     one-hot in every observation, so the map stays linear."""
-    at = info.obs_spec.offsets
-    one = [at["round"] + i for i in range(_piece_size(info, "round"))]  # they sum to 1
+    spec = info.obs_spec
+    at = spec.offsets
+    one = [at["round"] + i for i in range(spec.piece_size("round"))]  # they sum to 1
     feature = {name: index for index, name in enumerate(PLAY_FEATURES)}
-    out = np.zeros((info.num_actions, len(PLAY_FEATURES), info.obs_spec.size), np.float32)
+    out = np.zeros((info.num_actions, len(PLAY_FEATURES), spec.size), np.float32)
     for card in range(DECK_SIZE):
         suit = card // NUM_RANKS
         row = out[ACTIONS.encode("play", card)]
@@ -152,9 +153,5 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
             if side == "higher":
                 row[feature["higher_played"], at["played"] + other] = 1
                 row[feature["mine_higher"], at["hand"] + other] = 1
-        row[feature["trick_size"], at["trick"] : at["trick"] + info.num_players * DECK_SIZE] = 1
+        row[feature["trick_size"], at["trick"] : at["trick"] + spec.piece_size("trick")] = 1
     return out
-
-
-def _piece_size(info: EnvInfo, name: str) -> int:
-    return next(piece.size for piece in info.obs_spec.pieces if piece.name == name)

@@ -107,12 +107,14 @@ def test_seamless_map_counts_each_plays_suit_around_its_rank(name):
     and below it that the seat neither holds nor saw played, in its hand and in the trick;
     claims have no features."""
     from card_envs.agents.seamless import PLAY_FEATURES
+    from card_envs.seamless.rules import ACTIONS as SEAMLESS_ACTIONS
 
     env = make(name)
     raw, info, rng = env.unwrapped, env.describe(), np.random.default_rng(7)
     feature_map, levels = action_feature_map(info)
     assert levels == 4
-    assert not feature_map[52:].any()
+    claims = SEAMLESS_ACTIONS.start["claim"]
+    assert not feature_map[claims:].any()
     env.reset(seed=7)
     checked = 0
     while checked < 1500:
@@ -123,7 +125,7 @@ def test_seamless_map_counts_each_plays_suit_around_its_rank(name):
         features = feature_map @ observation["observation"]
         state = raw.game_state
         hand, played = set(state.hands[raw.game.current_player(state)]), set(state.played)
-        for card in np.flatnonzero(observation["action_mask"][:52]).tolist():
+        for card in np.flatnonzero(observation["action_mask"][:claims]).tolist():
             suit = range(card - card % 13, card - card % 13 + 13)
             unseen = [c for c in suit if c not in played and c not in hand]
             expected = {

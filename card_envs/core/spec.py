@@ -78,11 +78,14 @@ class ObsSpec:
         """Where each absolute seat's entry of a per-seat ``piece`` (first axis: relative seats,
         0 = the observer) starts when ``seat`` observes, ``p`` at ``(p - seat) % n``: tables
         of these spare an encoding's hot path the seat arithmetic."""
-        size = next(p.size for p in self.pieces if p.name == piece)
-        stride = size // num_players
+        stride = self.piece_size(piece) // num_players
         return tuple(
             self.offsets[piece] + (p - seat) % num_players * stride for p in range(num_players)
         )
+
+    def piece_size(self, piece: str) -> int:
+        """The number of entries of ``piece``."""
+        return next(p.size for p in self.pieces if p.name == piece)
 
     def markdown(self) -> str:
         """The observation table for the docs."""
