@@ -5,7 +5,7 @@ the hand plus the cards the take lifts from the face-up row), or what a card ris
 
 A plain MLP must learn, for every action id apart, which inputs that action changes and how;
 a clone of a teacher that weighs the hand a take leaves then misses enough of its takes to lose
-games (docs/training.md). Here one small scorer, shared by every action,
+games (docs/training-results.md). Here one small scorer, shared by every action,
 reads each action's features beside the observation's latent: the arithmetic of a take is
 built in, and the scorer learns only what the result is worth.
 

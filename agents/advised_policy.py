@@ -3,8 +3,7 @@ move (one-hot, ``card-envs train --advice-logit``) or, in self-play on ``sequitu
 action's value (the ``action_values`` piece that ends its observation).
 
 Copying a one-hot input to the same logit through the MLP needs a hidden layer about as wide as
-the action space (docs/training.md measures what a narrow one loses). With this skip connection
-the MLP learns only where to deviate from the input.
+the action space. With this skip connection the MLP learns only where to deviate from the input.
 """
 
 from __future__ import annotations
@@ -57,7 +56,7 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
     Where the advice is a value per action, ``w`` must start at the values' scale: Adam moves
     it by about the learning rate a step, so PPO's few thousand steps cannot take it far, and
     a weight left small lets the MLP's per-id noise drown differences between values
-    (docs/training.md, the value weight)."""
+    (docs/training-results.md, the value weight)."""
 
     pi_features_extractor: AdviceExtractor  # the features_extractor_class __init__ passes
 

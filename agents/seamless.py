@@ -127,7 +127,8 @@ def action_feature_map(info: EnvInfo) -> np.ndarray:
     """What each play risks and beats, as a linear map of the observation
     (``ActionFeaturePolicy``): per card, the ``PLAY_FEATURES`` counts of its suit around its
     rank, in the hand, the round's played cards and the trick. Claims get none (a network's
-    claims already match the search's: docs/training.md). ``(actions, features, observation)``.
+    claims already match the search's: docs/training-results.md).
+    ``(actions, features, observation)``.
 
     "Neither played nor mine" counts 1 per rank less two planes; the 1 is the ``round`` piece,
     one-hot in every observation, so the map stays linear."""

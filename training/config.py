@@ -126,13 +126,13 @@ class SelfPlayConfig:
     clone_epochs: int = 8
     clone_smoothing: float = 0.1
     # 0: clone the warm start's moves; above 0: where it rates its moves (Agent.rated_act_at),
-    # the softmax of its values at this temperature (docs/training.md)
+    # the softmax of its values at this temperature (docs/training-results.md)
     clone_temperature: float = 0.0
     eval_every: int = 1_000_000
     eval_games: int = 200
     # Where the observation ends with a value per action, the learned weight of those values
     # in the logits starts here: at the values' scale, since PPO moves it little
-    # (docs/training.md, the value weight).
+    # (docs/training-results.md, the value weight).
     value_weight: float = 30.0
     # The value read from the whole table during training (training/central_critic.py); the
     # policy still acts on its observation alone.

@@ -8,9 +8,10 @@ the softmax of its values as the target, as the self-play warm start's ``--clone
 does. A second round starts from the first's network, on new deals (``--first-deal``).
 
 Why: a network trained by self-play stops improving once its play is locally consistent, while
-a search from the same positions looks ahead with playouts and may win more (docs/training.md,
-Distilling search, has what it gained on each game tried, and why). The search runs only while
-training: the distilled network still acts on its observation alone.
+a search from the same positions looks ahead with playouts and may win more
+(docs/training-results.md, Distilling search: measured, has what it gained on each game tried,
+and why). The search runs only while training: the distilled network still acts on its
+observation alone.
 """
 
 from __future__ import annotations

@@ -227,8 +227,8 @@ def clone(
 
     The actor's target is the teacher's move with probability ``1 - smoothing`` and the legal
     moves uniformly otherwise (label smoothing): a clone that is certain of every move gives PPO
-    no exploration and no gradient (docs/training.md, what moved the number), while its greedy
-    play is still the teacher's. With a ``temperature`` and the teacher's values, a row the
+    no exploration and no gradient (docs/training-results.md, what moved the number), while its
+    greedy play is still the teacher's. With a ``temperature`` and the teacher's values, a row the
     teacher rated has the softmax of its values at that temperature as the target instead: every
     move's worth, not only the best one's. Returns the final agreement, confidence and value
     error."""

@@ -3,7 +3,7 @@
 more deals than the run's held-out evaluations, and write the best to ``--out``.
 
 A run's held-out evaluation cannot rank networks that are close: on Sequitur the network with
-the best held-out figure won fewer arena games than an earlier one (docs/training.md, the
+the best held-out figure won fewer arena games than an earlier one (docs/training-results.md, the
 Sequitur runs). Selection plays its own deals (``--seed``, 100 by default), so that the
 figures a network is then reported with (the arena's seeds 0-2) are not the ones it was chosen
 on. The JSON written beside ``--out`` is the chosen network's, with a ``selection`` record of
